@@ -1,0 +1,129 @@
+# tasklab: build, run and test the kernel.  GNU make only; no Python, no Perl.
+#   make              kernel + fs.img for $(ARCH)
+#   make qemu         boot it (Ctrl-A x leaves QEMU)
+#   make qemu-gdb     boot it stopped, waiting for gdb-multiarch
+#   make check        every test suite; closes with "N passed, N failed"
+#   make bench        figures: build time, boot time (medians)
+#   make deps         install the Debian packages that are missing
+#   make clean
+# ARCH=riscv64 (default); CPUS=3 (default); TOOLPREFIX= overrides the probe.
+
+ARCH ?= riscv64
+CPUS ?= 3
+B := build/$(ARCH)
+
+ifeq ($(ARCH),riscv64)
+# The prefixes courses meet, in order of preference.
+ifndef TOOLPREFIX
+TOOLPREFIX := $(firstword $(foreach p,riscv64-unknown-elf- riscv64-linux-gnu- riscv64-elf- riscv64-none-elf-,\
+	$(if $(shell command -v $(p)gcc 2>/dev/null),$(p))))
+endif
+QEMU := qemu-system-riscv64
+ARCH_CFLAGS := -march=rv64gc -mabi=lp64d -mcmodel=medany -mno-relax
+QEMU_MACHINE := -machine virt -bios none -m 128M
+QEMU_DISK = -global virtio-mmio.force-legacy=false \
+	-drive file=$(1),if=none,format=raw,id=x0 \
+	-device virtio-blk-device,drive=x0,bus=virtio-mmio-bus.0
+DEPS_PKGS := gcc-riscv64-unknown-elf qemu-system-misc gdb-multiarch
+else
+$(error ARCH=$(ARCH) is not supported yet (riscv64 only))
+endif
+
+CC := $(TOOLPREFIX)gcc
+LD := $(TOOLPREFIX)ld
+OBJCOPY := $(TOOLPREFIX)objcopy
+OBJDUMP := $(TOOLPREFIX)objdump
+HOSTCC ?= cc
+
+CFLAGS := -Wall -Werror -O2 -g -ffreestanding -fno-common -nostdlib \
+	-fno-builtin -fno-stack-protector -fno-pie -no-pie \
+	-fno-omit-frame-pointer -I. $(ARCH_CFLAGS)
+KCFLAGS := $(CFLAGS) -Ikernel -Ikernel/arch/$(ARCH) -DARCH_$(ARCH)
+UCFLAGS := $(CFLAGS) -Iuser
+ASFLAGS := -I. -Ikernel -Ikernel/arch/$(ARCH) -Iuser $(ARCH_CFLAGS) -DARCH_$(ARCH)
+
+# ---------------------------------------------------------------- kernel
+KSRC := $(wildcard kernel/*.c) $(wildcard kernel/arch/$(ARCH)/*.c)
+KASM := $(wildcard kernel/arch/$(ARCH)/*.S)
+KOBJ := $(patsubst %.c,$(B)/%.o,$(KSRC)) $(patsubst %.S,$(B)/%.o,$(KASM))
+KERNEL := $(B)/kernel.elf
+
+all: $(KERNEL) $(B)/fs.img
+
+$(B)/kernel/%.o: kernel/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KCFLAGS) -MMD -c -o $@ $<
+$(B)/kernel/%.o: kernel/%.S
+	@mkdir -p $(dir $@)
+	$(CC) $(ASFLAGS) -MMD -c -o $@ $<
+
+$(KERNEL): $(KOBJ) kernel/arch/$(ARCH)/kernel.ld
+	$(LD) -z max-page-size=4096 -T kernel/arch/$(ARCH)/kernel.ld -o $@ $(KOBJ)
+	$(OBJDUMP) -S $@ > $(B)/kernel.asm
+
+# ---------------------------------------------------------------- user
+# Every user/NAME.c is one program, installed as /NAME: nothing to list.
+ULIBSRC := $(wildcard user/lib/*.c)
+ULIBASM := $(wildcard user/lib/*.S) $(wildcard user/lib/$(ARCH)/*.S)
+ULIBOBJ := $(patsubst %.c,$(B)/%.o,$(ULIBSRC)) $(patsubst %.S,$(B)/%.o,$(ULIBASM))
+UPROGS := $(patsubst user/%.c,$(B)/user/bin/%,$(wildcard user/*.c))
+
+$(B)/user/%.o: user/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(UCFLAGS) -MMD -c -o $@ $<
+$(B)/user/%.o: user/%.S
+	@mkdir -p $(dir $@)
+	$(CC) $(ASFLAGS) -MMD -c -o $@ $<
+
+$(B)/user/bin/%: $(B)/user/%.o $(ULIBOBJ) user/lib/$(ARCH)/user.ld
+	@mkdir -p $(dir $@)
+	$(LD) -z max-page-size=4096 -T user/lib/$(ARCH)/user.ld -o $@ $< $(ULIBOBJ)
+
+# ---------------------------------------------------------------- fs image
+MKFS := build/mkfs
+$(MKFS): mkfs/mkfs.c kernel/fs_format.h kernel/stat.h
+	@mkdir -p build
+	$(HOSTCC) -Wall -Werror -O2 -I. -o $@ mkfs/mkfs.c
+
+$(B)/fs.img: $(MKFS) $(UPROGS) README.md
+	$(MKFS) $@ README.md $(UPROGS)
+
+-include $(KOBJ:.o=.d) $(ULIBOBJ:.o=.d) $(UPROGS:$(B)/user/bin/%=$(B)/user/%.d)
+.PRECIOUS: $(B)/user/%.o
+
+# ---------------------------------------------------------------- run
+# qemu_cmd(cpus, image): the one QEMU command line every target uses.
+qemu_cmd = $(QEMU) $(QEMU_MACHINE) -smp $(1) -kernel $(KERNEL) -nographic $(call QEMU_DISK,$(2))
+GDBPORT := $(shell expr `id -u` % 5000 + 25000)
+
+qemu: deps
+	$(MAKE) all
+	$(call qemu_cmd,$(CPUS),$(B)/fs.img)
+
+.gdbinit: tools/gdbinit.tmpl Makefile
+	sed -e 's|@KERNEL@|$(KERNEL)|; s|@PORT@|$(GDBPORT)|' $< > $@
+
+qemu-gdb: deps .gdbinit
+	$(MAKE) all
+	@echo "*** Now run in another terminal: gdb-multiarch -x .gdbinit   (port $(GDBPORT))"
+	$(call qemu_cmd,$(CPUS),$(B)/fs.img) -S -gdb tcp::$(GDBPORT)
+
+# Print the QEMU command for a CPU count and an image (used by labs/grade).
+qemu-cmd:
+	@echo '$(call qemu_cmd,$(CPUS),$(FSIMG))'
+
+# ---------------------------------------------------------------- tests
+check: deps
+	$(MAKE) all
+	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/check.sh
+
+bench: deps
+	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/bench.sh
+
+deps:
+	@ARCH=$(ARCH) PKGS="$(DEPS_PKGS)" TOOLPREFIX="$(TOOLPREFIX)" sh tools/deps.sh
+
+clean:
+	rm -rf build .gdbinit
+
+.PHONY: all qemu qemu-gdb qemu-cmd check bench deps clean

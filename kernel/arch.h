@@ -1,0 +1,82 @@
+// The architecture contract: every hook an architecture provides to the
+// core. Core code includes this header and never an arch file directly;
+// arch_defs.h (from kernel/arch/$(ARCH)/, on the include path) supplies
+// the types and constants named here.
+#ifndef TASKLAB_ARCH_H
+#define TASKLAB_ARCH_H
+#include "types.h"
+#include "arch_defs.h"
+// arch_defs.h defines:
+//   struct pt_regs       user registers saved at kernel entry
+//   struct context       callee-saved registers for arch_switch_to()
+//   struct thread_info   arch per-task words; first member of struct task
+//   PAGE_OFFSET          kernel linear map: va = pa + PAGE_OFFSET
+//   PHYS_RAM_BASE        first byte of RAM
+//   USER_TOP             first address above user space
+//   PT_LEVELS, PGD_KERNEL_FIRST   page-table shape
+//   pte bits as PTE_* and the inline helpers below
+
+struct task;
+
+// ---- boot and CPUs
+void arch_early_init(void);          // boot CPU: console, interrupt controller
+void arch_cpu_init(void);            // every CPU: trap vector, timer, irqs
+u64  arch_phys_ram_end(void);        // first byte past RAM
+void arch_start_secondary_cpus(void);// let the other CPUs into the kernel
+
+// ---- interrupts
+void arch_irq_enable(void);
+void arch_irq_disable(void);
+bool arch_irqs_enabled(void);
+void arch_wait_for_interrupt(void);  // idle: sleep until an interrupt (wfi/hlt)
+
+// ---- tasks: context switch, first entry, user registers
+void arch_switch_to(struct context *prev, struct context *next);
+void arch_copy_thread(struct task *t, void (*fn)(void *), void *arg);
+void arch_fork_regs(struct pt_regs *child, const struct pt_regs *parent);
+void arch_start_user(struct pt_regs *regs, u64 pc, u64 sp, u64 argc, u64 argv);
+long arch_syscall_nr(const struct pt_regs *regs);
+long arch_syscall_arg(const struct pt_regs *regs, int n);
+void arch_syscall_set_return(struct pt_regs *regs, long val);
+u64  arch_user_pc(const struct pt_regs *regs);
+struct pt_regs *task_pt_regs(struct task *t);
+
+// ---- page tables
+void arch_switch_mm(pte_t *pgd);     // load pgd and flush stale translations
+void arch_flush_tlb(void);
+pte_t *arch_kernel_pgd(void);        // the kernel's own page table
+pte_t arch_mk_pte(u64 pa, int prot); // leaf entry; prot is VM_* bits
+pte_t arch_mk_table(u64 pa);         // entry pointing at a lower table
+bool arch_pte_present(pte_t pte);
+bool arch_pte_leaf(pte_t pte);
+u64  arch_pte_pa(pte_t pte);
+int  arch_pte_prot(pte_t pte);       // VM_* bits of a leaf
+
+// ---- time
+void arch_timer_next(void);          // arm this CPU's timer for one tick
+
+// ---- devices
+void arch_console_putc(int c);       // polled output, usable anywhere
+void arch_disk_init(void);
+struct buf;
+void arch_disk_rw(struct buf *b, bool write);   // sleeps until done
+void __noreturn arch_poweroff(int code);        // 0: success, else failure
+
+// VM_* protection bits for arch_mk_pte().
+#define VM_READ   0x1
+#define VM_WRITE  0x2
+#define VM_EXEC   0x4
+#define VM_USER   0x8
+
+// Hooks the core provides to the arch code (trap dispatch).
+void do_syscall(struct pt_regs *regs);
+void do_timer_tick(bool from_user);
+void do_user_fault(struct pt_regs *regs, int sig, u64 addr, const char *what);
+void console_intr(int c);
+void irqentry_exit_to_user_mode(struct pt_regs *regs);
+void schedule_tail(void);
+void preempt_check(void);
+
+#define __va(pa) ((void *)((u64)(pa) + PAGE_OFFSET))
+#define __pa(va) ((u64)(va) - PAGE_OFFSET)
+#endif

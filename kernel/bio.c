@@ -1,0 +1,100 @@
+// The buffer cache: NBUF blocks kept in memory, most recently used first.
+// A buffer's sleep lock gives one task at a time its contents; bcache.lock
+// guards the list, the identities (dev, blockno) and the reference counts.
+#include "task.h"
+#include "buf.h"
+
+static struct {
+  struct spinlock lock;
+  struct buf bufs[NBUF];
+  struct buf head;          // head.next: most recently used
+} bcache;
+
+void binit(void)
+{
+  spin_lock_init(&bcache.lock, "bcache");
+  bcache.head.next = bcache.head.prev = &bcache.head;
+  for (struct buf *b = bcache.bufs; b < &bcache.bufs[NBUF]; b++) {
+    sleep_lock_init(&b->lock, "buffer");
+    b->next = bcache.head.next;
+    b->prev = &bcache.head;
+    bcache.head.next->prev = b;
+    bcache.head.next = b;
+  }
+}
+
+// The buffer for (dev, blockno), locked: the cached one, or the least
+// recently used free one, recycled. Panics if every buffer is in use.
+static struct buf *bget(u32 dev, u32 blockno)
+{
+  struct buf *b;
+  spin_lock(&bcache.lock);
+  for (b = bcache.head.next; b != &bcache.head; b = b->next)
+    if (b->dev == dev && b->blockno == blockno)
+      goto found;
+  for (b = bcache.head.prev; b != &bcache.head; b = b->prev)
+    if (b->refcnt == 0) {
+      b->dev = dev;
+      b->blockno = blockno;
+      b->valid = false;
+      goto found;
+    }
+  panic("bget: all %d buffers in use", NBUF);
+found:
+  b->refcnt++;
+  spin_unlock(&bcache.lock);
+  sleep_lock(&b->lock);
+  return b;
+}
+
+// A locked buffer holding the block's contents.
+struct buf *bread(u32 dev, u32 blockno)
+{
+  struct buf *b = bget(dev, blockno);
+  if (!b->valid) {
+    arch_disk_rw(b, false);
+    b->valid = true;
+  }
+  return b;
+}
+
+// Write b to disk now. Caller holds b's lock.
+void bwrite(struct buf *b)
+{
+  if (!sleep_lock_held(&b->lock))
+    panic("bwrite: buffer not locked");
+  arch_disk_rw(b, true);
+}
+
+// Unlock b and make it the most recently used.
+void brelse(struct buf *b)
+{
+  if (!sleep_lock_held(&b->lock))
+    panic("brelse: buffer not locked");
+  sleep_unlock(&b->lock);
+  spin_lock(&bcache.lock);
+  if (--b->refcnt == 0) {
+    b->next->prev = b->prev;
+    b->prev->next = b->next;
+    b->next = bcache.head.next;
+    b->prev = &bcache.head;
+    bcache.head.next->prev = b;
+    bcache.head.next = b;
+  }
+  spin_unlock(&bcache.lock);
+}
+
+// Keep b cached while the log holds it (a reference without the lock).
+void bpin(struct buf *b)
+{
+  spin_lock(&bcache.lock);
+  b->refcnt++;
+  spin_unlock(&bcache.lock);
+}
+
+void bunpin(struct buf *b)
+{
+  spin_lock(&bcache.lock);
+  b->refcnt--;
+  spin_unlock(&bcache.lock);
+}

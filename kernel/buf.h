@@ -1,0 +1,24 @@
+// A block of the disk, cached in memory (bio.c).
+#ifndef TASKLAB_BUF_H
+#define TASKLAB_BUF_H
+#include "sleeplock.h"
+#include "fs_format.h"
+
+struct buf {
+  struct sleeplock lock;   // guards data and valid
+  bool valid;              // data holds the block's contents
+  bool disk_busy;          // the disk driver owns it (virtio lock)
+  u32 dev;
+  u32 blockno;
+  u32 refcnt;              // bcache lock
+  struct buf *prev, *next; // LRU list, bcache lock
+  u8 data[BSIZE];
+};
+
+void binit(void);
+struct buf *bread(u32 dev, u32 blockno);
+void bwrite(struct buf *b);
+void brelse(struct buf *b);
+void bpin(struct buf *b);
+void bunpin(struct buf *b);
+#endif

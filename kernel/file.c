@@ -1,0 +1,169 @@
+// Open files: the system-wide table and read/write/seek on any kind.
+#include "task.h"
+#include "fs.h"
+#include "fcntl.h"
+
+struct devsw devsw[NDEV];
+
+static struct {
+  struct spinlock lock;
+  struct file file[NFILE];
+} ftable;
+
+void file_init(void)
+{
+  spin_lock_init(&ftable.lock, "ftable");
+}
+
+// A free file with ref 1, or NULL when the table is full.
+struct file *filealloc(void)
+{
+  spin_lock(&ftable.lock);
+  for (struct file *f = ftable.file; f < &ftable.file[NFILE]; f++)
+    if (f->ref == 0) {
+      memset(f, 0, sizeof(*f));
+      f->ref = 1;
+      spin_unlock(&ftable.lock);
+      return f;
+    }
+  spin_unlock(&ftable.lock);
+  return NULL;
+}
+
+struct file *filedup(struct file *f)
+{
+  spin_lock(&ftable.lock);
+  if (f->ref < 1)
+    panic("filedup: free file");
+  f->ref++;
+  spin_unlock(&ftable.lock);
+  return f;
+}
+
+// Drop a reference; the last one closes the pipe end or inode.
+void fileclose(struct file *f)
+{
+  spin_lock(&ftable.lock);
+  if (f->ref < 1)
+    panic("fileclose: free file");
+  if (--f->ref > 0) {
+    spin_unlock(&ftable.lock);
+    return;
+  }
+  struct file copy = *f;
+  f->type = FD_NONE;
+  spin_unlock(&ftable.lock);
+  if (copy.type == FD_PIPE) {
+    pipeclose(copy.pipe, copy.writable);
+  } else if (copy.type == FD_INODE || copy.type == FD_DEVICE) {
+    begin_op();
+    iput(copy.ip);
+    end_op();
+  }
+}
+
+// Store f's metadata at user address ustat.
+int filestat(struct file *f, u64 ustat)
+{
+  struct stat st;
+  if (f->type != FD_INODE && f->type != FD_DEVICE) {
+    memset(&st, 0, sizeof(st));
+  } else {
+    ilock(f->ip);
+    stati(f->ip, &st);
+    iunlock(f->ip);
+  }
+  return copy_to_user((void *)ustat, &st, sizeof(st));
+}
+
+// Read up to n bytes into user memory. Returns the count or -errno.
+long fileread(struct file *f, u64 udst, long n)
+{
+  if (!f->readable)
+    return -EBADF;
+  switch (f->type) {
+  case FD_PIPE:
+    return piperead(f->pipe, udst, n);
+  case FD_DEVICE:
+    if (f->major < 0 || f->major >= NDEV || !devsw[f->major].read)
+      return -ENODEV;
+    return devsw[f->major].read(f, udst, n);
+  case FD_INODE: {
+    ilock(f->ip);
+    long r = readi(f->ip, true, udst, f->off, n);
+    if (r > 0)
+      f->off += r;
+    iunlock(f->ip);
+    return r;
+  }
+  default:
+    panic("fileread: bad file type");
+  }
+}
+
+// Write n bytes from user memory, in pieces small enough for one log
+// operation each. Returns the count written or -errno.
+static long inode_write(struct file *f, u64 usrc, long n)
+{
+  // inode, indirect and double-indirect blocks, bitmap blocks, slack
+  const long max = ((MAXOPBLOCKS - 1 - 3 - 2) / 2) * BSIZE;
+  long done = 0;
+  while (done < n) {
+    long m = n - done < max ? n - done : max;
+    begin_op();
+    ilock(f->ip);
+    if (f->append)
+      f->off = f->ip->size;
+    long r = writei(f->ip, true, usrc + done, f->off, m);
+    if (r > 0)
+      f->off += r;
+    iunlock(f->ip);
+    end_op();
+    if (r < 0)
+      return done ? done : r;
+    done += r;
+    if (r != m)
+      break;
+  }
+  return done;
+}
+
+long filewrite(struct file *f, u64 usrc, long n)
+{
+  if (!f->writable)
+    return -EBADF;
+  switch (f->type) {
+  case FD_PIPE:
+    return pipewrite(f->pipe, usrc, n);
+  case FD_DEVICE:
+    if (f->major < 0 || f->major >= NDEV || !devsw[f->major].write)
+      return -ENODEV;
+    return devsw[f->major].write(f, usrc, n);
+  case FD_INODE:
+    return inode_write(f, usrc, n);
+  default:
+    panic("filewrite: bad file type");
+  }
+}
+
+// Move f's offset. Returns the new offset, -ESPIPE or -EINVAL.
+long filelseek(struct file *f, long off, int whence)
+{
+  if (f->type != FD_INODE)
+    return -ESPIPE;
+  ilock(f->ip);
+  long base;
+  switch (whence) {
+  case SEEK_SET: base = 0; break;
+  case SEEK_CUR: base = f->off; break;
+  case SEEK_END: base = f->ip->size; break;
+  default: base = -1; break;
+  }
+  long r = -EINVAL;
+  if (base >= 0 && base + off >= 0 && base + off <= (long)MAXFILE * BSIZE) {
+    f->off = base + off;
+    r = f->off;
+  }
+  iunlock(f->ip);
+  return r;
+}

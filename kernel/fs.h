@@ -1,0 +1,99 @@
+// The file system in memory: inodes, open files, the log, pipes, devices.
+#ifndef TASKLAB_FS_H
+#define TASKLAB_FS_H
+#include "kernel.h"
+#include "sleeplock.h"
+#include "fs_format.h"
+#include "stat.h"
+
+// An inode in memory. itable.lock guards ref; lock guards the rest.
+struct inode {
+  u32 dev;
+  u32 inum;
+  int ref;
+  struct sleeplock lock;
+  bool valid;              // fields below read from disk
+  short type;
+  short major, minor;
+  short nlink;
+  u32 size;
+  u32 addrs[NDIRECT + 2];
+};
+
+enum file_type { FD_NONE, FD_PIPE, FD_INODE, FD_DEVICE };
+
+// An open file. ftable.lock guards ref; off is guarded by the inode lock.
+struct file {
+  enum file_type type;
+  int ref;
+  bool readable, writable, append;
+  struct pipe *pipe;       // FD_PIPE
+  struct inode *ip;        // FD_INODE, FD_DEVICE
+  u64 off;                 // FD_INODE
+  short major;             // FD_DEVICE
+};
+
+// A character device driver, by major number.
+struct devsw {
+  long (*read)(struct file *f, u64 udst, long n);
+  long (*write)(struct file *f, u64 usrc, long n);
+};
+extern struct devsw devsw[NDEV];
+#define CONSOLE_MAJOR 1
+
+extern struct superblock sb;
+
+// fs.c
+void fs_init(int dev);
+void inode_cache_init(void);
+struct inode *ialloc(u32 dev, short type);
+struct inode *idup(struct inode *ip);
+void ilock(struct inode *ip);
+void iunlock(struct inode *ip);
+void iput(struct inode *ip);
+void iunlockput(struct inode *ip);
+void iupdate(struct inode *ip);
+void itrunc(struct inode *ip);
+long readi(struct inode *ip, bool user, u64 dst, u64 off, u64 n);
+long writei(struct inode *ip, bool user, u64 src, u64 off, u64 n);
+void stati(struct inode *ip, struct stat *st);
+struct inode *dirlookup(struct inode *dp, const char *name, u32 *poff);
+int dirlink(struct inode *dp, const char *name, u32 inum);
+bool dir_is_empty(struct inode *dp);
+int namei(const char *path, struct inode **ipp);
+int nameiparent(const char *path, char *name, struct inode **ipp);
+int namecmp(const char *a, const char *b);
+
+// log.c
+void log_init(int dev, struct superblock *sb);
+void begin_op(void);
+void end_op(void);
+void log_write(struct buf *b);
+extern int log_crash_armed;
+
+// file.c
+void file_init(void);
+struct file *filealloc(void);
+struct file *filedup(struct file *f);
+void fileclose(struct file *f);
+int filestat(struct file *f, u64 ustat);
+long fileread(struct file *f, u64 udst, long n);
+long filewrite(struct file *f, u64 usrc, long n);
+long filelseek(struct file *f, long off, int whence);
+
+// pipe.c
+int pipealloc(struct file **r, struct file **w);
+void pipeclose(struct pipe *p, bool writable);
+long piperead(struct pipe *p, u64 udst, long n);
+long pipewrite(struct pipe *p, u64 usrc, long n);
+
+// exec.c
+int kernel_execve(const char *path, char *const argv[], bool user_argv);
+
+// console.c
+void console_init(void);
+
+// Copy to a user or kernel destination (readi/writei's user flag).
+int either_copyout(bool user, u64 dst, const void *src, u64 n);
+int either_copyin(bool user, void *dst, u64 src, u64 n);
+#endif

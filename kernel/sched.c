@@ -1,0 +1,256 @@
+// The scheduler: one run queue shared by all CPUs, round robin, with a
+// one-tick time slice. rq_lock guards the queue and every task's state,
+// wchan, on_rq and on_cpu. A switch happens inside __schedule() with
+// rq_lock held; the task switched to releases it (finish_task_switch()),
+// as in Linux.
+#include "task.h"
+
+struct spinlock rq_lock;
+static struct task *rq_head, *rq_tail;
+static struct task idle_tasks[NCPU];
+
+// Set up CPU cpu's idle task, which is running this code on the boot
+// stack, and make it current.
+void sched_init_cpu(int cpu)
+{
+  extern char boot_stacks[];
+  struct task *idle = &idle_tasks[cpu];
+  set_current(idle);
+  idle->cpu = cpu;
+  idle->state = TASK_RUNNING;
+  idle->on_cpu = true;
+  idle->flags = TF_KTHREAD | TF_IDLE;
+  idle->kstack = boot_stacks + cpu * KSTACK_SIZE;
+  snprintf(idle->comm, sizeof(idle->comm), "swapper/%d", cpu);
+  cpus[cpu].id = cpu;
+  cpus[cpu].idle = idle;
+  if (cpu == 0)
+    spin_lock_init(&rq_lock, "rq");
+}
+
+// Append t to the run queue. Caller holds rq_lock.
+static void enqueue_task(struct task *t)
+{
+  if (t->on_rq || (t->flags & TF_IDLE))
+    return;
+  t->on_rq = true;
+  t->rq_next = NULL;
+  if (rq_tail)
+    rq_tail->rq_next = t;
+  else
+    rq_head = t;
+  rq_tail = t;
+}
+
+// Take the first task from the run queue, or NULL. Caller holds rq_lock.
+static struct task *dequeue_task(void)
+{
+  struct task *t = rq_head;
+  if (t) {
+    rq_head = t->rq_next;
+    if (!rq_head)
+      rq_tail = NULL;
+    t->on_rq = false;
+  }
+  return t;
+}
+
+// In the task just switched to, with rq_lock held: the previous task's
+// registers are saved, so another CPU may now run it.
+static void finish_task_switch(void)
+{
+  struct cpu *c = this_cpu();
+  WRITE_ONCE(c->switched_from->on_cpu, false);
+  c->switched_from = NULL;
+}
+
+// Pick the next task and switch to it. Caller holds rq_lock (and no other
+// spinlock) and has set current->state; a TASK_RUNNING caller is requeued.
+// Returns, still holding rq_lock, when the caller is chosen again.
+static void __schedule(void)
+{
+  struct task *prev = current;
+  struct cpu *c = this_cpu();
+  if (c->noff != 1)
+    panic("__schedule: %d locks held by %d", c->noff, prev->tid);
+  if (prev->state == TASK_RUNNING)
+    enqueue_task(prev);
+  struct task *next = dequeue_task();
+  if (!next)
+    next = c->idle;
+  clear_tsk_thread_flag(prev, TIF_NEED_RESCHED);
+  if (next == prev)
+    return;
+  if (next->on_cpu)
+    panic("__schedule: task %d already on a cpu", next->tid);
+  bool intena = c->intena;
+  next->on_cpu = true;
+  next->cpu = c->id;
+  c->switched_from = prev;
+  arch_switch_mm(next->mm ? next->mm->pgd : arch_kernel_pgd());
+  arch_switch_to(&prev->ti.context, &next->ti.context);
+  // prev runs again here, maybe on another CPU.
+  finish_task_switch();
+  this_cpu()->intena = intena;
+}
+
+// Give up the CPU; the caller stays runnable. Holds no spinlock.
+void schedule(void)
+{
+  spin_lock(&rq_lock);
+  __schedule();
+  spin_unlock(&rq_lock);
+}
+
+// The first code a new task runs (from ret_from_fork).
+void schedule_tail(void)
+{
+  finish_task_switch();
+  spin_unlock(&rq_lock);
+}
+
+// Make a new task runnable for the first time.
+void wake_up_new_task(struct task *t)
+{
+  spin_lock(&rq_lock);
+  t->state = TASK_RUNNING;
+  enqueue_task(t);
+  spin_unlock(&rq_lock);
+}
+
+// Wake t if its state is one of the TASK_* bits in states (1 << state).
+// Caller holds rq_lock. Returns whether it woke.
+static bool try_to_wake_up(struct task *t, int states)
+{
+  if (!((1 << t->state) & states))
+    return false;
+  t->state = TASK_RUNNING;
+  t->wchan = NULL;
+  t->wake_at = 0;
+  enqueue_task(t);
+  return true;
+}
+
+bool wake_up_state(struct task *t, int states)
+{
+  spin_lock(&rq_lock);
+  bool r = try_to_wake_up(t, states);
+  spin_unlock(&rq_lock);
+  return r;
+}
+
+// Sleep on chan in the given state, releasing lk while asleep. Caller
+// holds lk; returns with lk held again.
+static void sleep_on(void *chan, struct spinlock *lk, enum task_state state)
+{
+  struct task *t = current;
+  if (lk != &rq_lock) {
+    spin_lock(&rq_lock);
+    spin_unlock(lk);
+  }
+  t->wchan = chan;
+  t->state = state;
+  __schedule();
+  t->wchan = NULL;
+  if (lk != &rq_lock) {
+    spin_unlock(&rq_lock);
+    spin_lock(lk);
+  }
+}
+
+// Uninterruptible sleep (state D): only wakeup(chan) ends it.
+void sleep(void *chan, struct spinlock *lk)
+{
+  sleep_on(chan, lk, TASK_UNINTERRUPTIBLE);
+}
+
+// Interruptible sleep (state S): wakeup(chan) or a signal ends it.
+// Returns -EINTR if a signal is pending (then it may not have slept), else 0.
+int sleep_interruptible(void *chan, struct spinlock *lk)
+{
+  if (signal_pending(current))
+    return -EINTR;
+  sleep_on(chan, lk, TASK_INTERRUPTIBLE);
+  return signal_pending(current) ? -EINTR : 0;
+}
+
+// Wake every task sleeping on chan. Caller may hold the sleepers' lk.
+void wakeup(void *chan)
+{
+  spin_lock(&rq_lock);
+  for (struct task *t = tasks; t < &tasks[NTASK]; t++)
+    if (t->wchan == chan && t->state != TASK_RUNNING)
+      try_to_wake_up(t, (1 << TASK_INTERRUPTIBLE) | (1 << TASK_UNINTERRUPTIBLE));
+  spin_unlock(&rq_lock);
+}
+
+// Sleep interruptibly for up to ticks jiffies. Returns the ticks left:
+// 0 when the time ran out, more when a signal or wakeup came first.
+long schedule_timeout(long ticks)
+{
+  struct task *t = current;
+  u64 deadline = jiffies + ticks;
+  spin_lock(&rq_lock);
+  if (!signal_pending(t) && ticks > 0) {
+    t->wake_at = deadline;
+    t->state = TASK_INTERRUPTIBLE;
+    __schedule();
+    t->wake_at = 0;
+  }
+  spin_unlock(&rq_lock);
+  long left = (long)(deadline - jiffies);
+  return left > 0 ? left : 0;
+}
+
+// Once per tick on CPU 0: wake tasks whose schedule_timeout() expired.
+void wake_expired_timers(void)
+{
+  spin_lock(&rq_lock);
+  for (struct task *t = tasks; t < &tasks[NTASK]; t++)
+    if (t->wake_at && t->wake_at <= jiffies)
+      try_to_wake_up(t, 1 << TASK_INTERRUPTIBLE);
+  spin_unlock(&rq_lock);
+}
+
+// A tick ended current's slice: ask for a reschedule if others wait.
+void resched_tick(void)
+{
+  if (READ_ONCE(rq_head))
+    set_tsk_thread_flag(current, TIF_NEED_RESCHED);
+}
+
+// Reschedule an interrupted kernel task if its slice is over.
+void preempt_check(void)
+{
+  struct task *t = current;
+  if ((t->flags & TF_IDLE) || !test_tsk_thread_flag(t, TIF_NEED_RESCHED))
+    return;
+  if (this_cpu()->noff)
+    return;
+  arch_irq_enable();
+  schedule();
+  arch_irq_disable();
+}
+
+// Each CPU ends up here: run whatever is runnable, and sleep in wfi/hlt
+// when nothing is. Interrupts are off while deciding, so a wakeup
+// interrupt cannot slip in between the check and the wait.
+void __noreturn cpu_idle(void)
+{
+  for (;;) {
+    arch_irq_disable();
+    if (!READ_ONCE(rq_head))
+      arch_wait_for_interrupt();
+    arch_irq_enable();
+    if (READ_ONCE(rq_head))
+      schedule();
+  }
+}
+
+// The last switch of an exiting task. Caller holds rq_lock and has set
+// state TASK_DEAD; the parent frees the slot once on_cpu is clear.
+void __noreturn schedule_dead(void)
+{
+  __schedule();
+  panic("schedule_dead: dead task %d ran again", current->tid);
+}

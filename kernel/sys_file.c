@@ -1,0 +1,391 @@
+// System calls on files, directories and pipes.
+#include "task.h"
+#include "fs.h"
+#include "fcntl.h"
+#include "syscall.h"
+
+// The open file at descriptor fd of the current process, or NULL.
+static struct file *fdget(long fd)
+{
+  if (fd < 0 || fd >= NOFILE)
+    return NULL;
+  return READ_ONCE(current->files->fd[fd]);
+}
+
+// Install f at the lowest free descriptor. Returns it or -EMFILE.
+static int fd_install(struct file *f)
+{
+  struct files_struct *files = current->files;
+  spin_lock(&files->lock);
+  for (int fd = 0; fd < NOFILE; fd++)
+    if (!files->fd[fd]) {
+      files->fd[fd] = f;
+      spin_unlock(&files->lock);
+      return fd;
+    }
+  spin_unlock(&files->lock);
+  return -EMFILE;
+}
+
+// Copy a user path into buf (MAXPATH bytes). Returns 0 or -errno.
+static int get_path(char *buf, long upath)
+{
+  long n = strncpy_from_user(buf, (void *)upath, MAXPATH);
+  return n < 0 ? n : 0;
+}
+
+long sys_read(struct pt_regs *regs)
+{
+  struct file *f = fdget(ARG(0));
+  long n = ARG(2);
+  if (!f)
+    return -EBADF;
+  if (n < 0)
+    return -EINVAL;
+  return fileread(f, ARG(1), n);
+}
+
+long sys_write(struct pt_regs *regs)
+{
+  struct file *f = fdget(ARG(0));
+  long n = ARG(2);
+  if (!f)
+    return -EBADF;
+  if (n < 0)
+    return -EINVAL;
+  return filewrite(f, ARG(1), n);
+}
+
+long sys_close(struct pt_regs *regs)
+{
+  long fd = ARG(0);
+  struct files_struct *files = current->files;
+  if (fd < 0 || fd >= NOFILE)
+    return -EBADF;
+  spin_lock(&files->lock);
+  struct file *f = files->fd[fd];
+  files->fd[fd] = NULL;
+  spin_unlock(&files->lock);
+  if (!f)
+    return -EBADF;
+  fileclose(f);
+  return 0;
+}
+
+long sys_dup(struct pt_regs *regs)
+{
+  struct file *f = fdget(ARG(0));
+  if (!f)
+    return -EBADF;
+  filedup(f);
+  int fd = fd_install(f);
+  if (fd < 0)
+    fileclose(f);
+  return fd;
+}
+
+long sys_fstat(struct pt_regs *regs)
+{
+  struct file *f = fdget(ARG(0));
+  if (!f)
+    return -EBADF;
+  return filestat(f, ARG(1));
+}
+
+long sys_lseek(struct pt_regs *regs)
+{
+  struct file *f = fdget(ARG(0));
+  if (!f)
+    return -EBADF;
+  return filelseek(f, ARG(1), ARG(2));
+}
+
+// Make a new inode of type at path, linked into its parent. Returns it
+// locked in *ipp, or -errno. With O_CREAT semantics (may_exist) an
+// existing file is returned instead. Caller is inside an operation.
+static int create(const char *path, short type, short major, short minor,
+                  bool may_exist, struct inode **ipp)
+{
+  char name[DIRSIZ];
+  struct inode *dp, *ip;
+  int err = nameiparent(path, name, &dp);
+  if (err < 0)
+    return err;
+  ilock(dp);
+  if ((ip = dirlookup(dp, name, NULL)) != NULL) {
+    iunlockput(dp);
+    ilock(ip);
+    if (may_exist && ip->type != T_DIR) {
+      *ipp = ip;
+      return 0;
+    }
+    err = may_exist ? -EISDIR : -EEXIST;
+    iunlockput(ip);
+    return err;
+  }
+  if (namecmp(name, ".") == 0 || namecmp(name, "..") == 0) {
+    iunlockput(dp);
+    return -EEXIST;
+  }
+  if (!(ip = ialloc(dp->dev, type))) {
+    iunlockput(dp);
+    return -ENOSPC;
+  }
+  ilock(ip);
+  ip->major = major;
+  ip->minor = minor;
+  ip->nlink = 1;
+  iupdate(ip);
+  if (type == T_DIR) {
+    if (dirlink(ip, ".", ip->inum) < 0 || dirlink(ip, "..", dp->inum) < 0)
+      goto fail;
+  }
+  if ((err = dirlink(dp, name, ip->inum)) < 0)
+    goto fail;
+  if (type == T_DIR) {   // the child's ".." links to the parent
+    dp->nlink++;
+    iupdate(dp);
+  }
+  iunlockput(dp);
+  *ipp = ip;
+  return 0;
+fail:
+  ip->nlink = 0;
+  iupdate(ip);
+  iunlockput(ip);
+  iunlockput(dp);
+  return err < 0 ? err : -ENOSPC;
+}
+
+long sys_open(struct pt_regs *regs)
+{
+  char path[MAXPATH];
+  long flags = ARG(1);
+  struct inode *ip;
+  int err = get_path(path, ARG(0));
+  if (err < 0)
+    return err;
+  int acc = flags & O_ACCMODE;
+  if (acc == 3)
+    return -EINVAL;
+  begin_op();
+  if (flags & O_CREAT) {
+    err = create(path, T_FILE, 0, 0, true, &ip);
+  } else if ((err = namei(path, &ip)) == 0) {
+    ilock(ip);
+    if (ip->type == T_DIR && acc != O_RDONLY) {
+      iunlockput(ip);
+      err = -EISDIR;
+    }
+  }
+  if (err < 0) {
+    end_op();
+    return err;
+  }
+  struct file *f = filealloc();
+  if (!f) {
+    iunlockput(ip);
+    end_op();
+    return -ENFILE;
+  }
+  if ((flags & O_TRUNC) && ip->type == T_FILE && acc != O_RDONLY)
+    itrunc(ip);
+  f->type = ip->type == T_DEVICE ? FD_DEVICE : FD_INODE;
+  f->major = ip->major;
+  f->ip = ip;
+  f->readable = acc != O_WRONLY;
+  f->writable = acc != O_RDONLY;
+  f->append = (flags & O_APPEND) != 0;
+  iunlock(ip);
+  end_op();
+  int fd = fd_install(f);
+  if (fd < 0)
+    fileclose(f);
+  return fd;
+}
+
+long sys_mkdir(struct pt_regs *regs)
+{
+  char path[MAXPATH];
+  struct inode *ip;
+  int err = get_path(path, ARG(0));
+  if (err < 0)
+    return err;
+  begin_op();
+  if ((err = create(path, T_DIR, 0, 0, false, &ip)) == 0)
+    iunlockput(ip);
+  end_op();
+  return err;
+}
+
+long sys_mknod(struct pt_regs *regs)
+{
+  char path[MAXPATH];
+  struct inode *ip;
+  long major = ARG(1), minor = ARG(2);
+  int err = get_path(path, ARG(0));
+  if (err < 0)
+    return err;
+  if (major < 0 || major >= NDEV || minor < 0)
+    return -EINVAL;
+  begin_op();
+  if ((err = create(path, T_DEVICE, major, minor, false, &ip)) == 0)
+    iunlockput(ip);
+  end_op();
+  return err;
+}
+
+long sys_chdir(struct pt_regs *regs)
+{
+  char path[MAXPATH];
+  struct inode *ip;
+  int err = get_path(path, ARG(0));
+  if (err < 0)
+    return err;
+  begin_op();
+  if ((err = namei(path, &ip)) < 0) {
+    end_op();
+    return err;
+  }
+  ilock(ip);
+  if (ip->type != T_DIR) {
+    iunlockput(ip);
+    end_op();
+    return -ENOTDIR;
+  }
+  iunlock(ip);
+  struct fs_struct *fs = current->fs;
+  struct inode *old = fs->cwd;
+  fs->cwd = ip;
+  iput(old);
+  end_op();
+  return 0;
+}
+
+long sys_link(struct pt_regs *regs)
+{
+  char old[MAXPATH], new[MAXPATH], name[DIRSIZ];
+  struct inode *ip, *dp;
+  int err;
+  if ((err = get_path(old, ARG(0))) < 0 || (err = get_path(new, ARG(1))) < 0)
+    return err;
+  begin_op();
+  if ((err = namei(old, &ip)) < 0)
+    goto out;
+  ilock(ip);
+  if (ip->type == T_DIR) {
+    iunlockput(ip);
+    err = -EPERM;
+    goto out;
+  }
+  ip->nlink++;
+  iupdate(ip);
+  iunlock(ip);
+  if ((err = nameiparent(new, name, &dp)) == 0) {
+    ilock(dp);
+    if (dp->dev != ip->dev)
+      err = -EXDEV;
+    else
+      err = dirlink(dp, name, ip->inum);
+    iunlockput(dp);
+  }
+  if (err < 0) {
+    ilock(ip);
+    ip->nlink--;
+    iupdate(ip);
+    iunlock(ip);
+  }
+  iput(ip);
+out:
+  end_op();
+  return err;
+}
+
+long sys_unlink(struct pt_regs *regs)
+{
+  char path[MAXPATH], name[DIRSIZ];
+  struct inode *dp, *ip;
+  u32 off;
+  int err = get_path(path, ARG(0));
+  if (err < 0)
+    return err;
+  begin_op();
+  if ((err = nameiparent(path, name, &dp)) < 0) {
+    end_op();
+    return err;
+  }
+  ilock(dp);
+  if (namecmp(name, ".") == 0 || namecmp(name, "..") == 0) {
+    err = -EINVAL;
+    goto out_dp;
+  }
+  if (!(ip = dirlookup(dp, name, &off))) {
+    err = -ENOENT;
+    goto out_dp;
+  }
+  ilock(ip);
+  if (ip->nlink < 1)
+    panic("unlink: inode %u has no links", ip->inum);
+  if (ip->type == T_DIR && !dir_is_empty(ip)) {
+    iunlockput(ip);
+    err = -ENOTEMPTY;
+    goto out_dp;
+  }
+  struct dirent de;
+  memset(&de, 0, sizeof(de));
+  if (writei(dp, false, (u64)&de, off, sizeof(de)) != sizeof(de))
+    panic("unlink: directory write failed");
+  if (ip->type == T_DIR) {   // its ".." no longer links to dp
+    dp->nlink--;
+    iupdate(dp);
+  }
+  ip->nlink--;
+  iupdate(ip);
+  iunlockput(ip);
+out_dp:
+  iunlockput(dp);
+  end_op();
+  return err;
+}
+
+long sys_pipe(struct pt_regs *regs)
+{
+  struct file *r, *w;
+  u64 ufds = ARG(0);
+  int err = pipealloc(&r, &w);
+  if (err < 0)
+    return err;
+  int fds[2] = { fd_install(r), -1 };
+  if (fds[0] >= 0)
+    fds[1] = fd_install(w);
+  if (fds[1] < 0 || copy_to_user((void *)ufds, fds, sizeof(fds)) < 0) {
+    struct files_struct *files = current->files;
+    spin_lock(&files->lock);
+    for (int i = 0; i < 2; i++)
+      if (fds[i] >= 0)
+        files->fd[fds[i]] = NULL;
+    spin_unlock(&files->lock);
+    fileclose(r);
+    fileclose(w);
+    return fds[1] < 0 ? -EMFILE : -EFAULT;
+  }
+  return 0;
+}
+
+long sys_exec(struct pt_regs *regs)
+{
+  char path[MAXPATH];
+  int err = get_path(path, ARG(0));
+  if (err < 0)
+    return err;
+  return kernel_execve(path, (char *const *)ARG(1), true);
+}
+
+// Test hook for the log: crash in the middle of the next commit.
+long sys_fault_inject(struct pt_regs *regs)
+{
+  if (ARG(0) != 1)
+    return -EINVAL;
+  log_crash_armed = 1;
+  return 0;
+}

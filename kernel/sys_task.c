@@ -1,0 +1,104 @@
+// System calls about tasks and time.
+#include "task.h"
+#include "syscall.h"
+#include "signal_nr.h"
+
+long sys_fork(struct pt_regs *regs) { return copy_process_user(); }
+
+long sys_exit(struct pt_regs *regs) { do_exit((ARG(0) & 0xff) << 8); }
+
+long sys_waitpid(struct pt_regs *regs)
+{
+  int pid = ARG(0), options = ARG(2);
+  if (pid == 0 || pid < -1 || (options & ~(1 | 2 | 8 | 0x40000000)))
+    return -EINVAL;
+  return do_wait(pid, ARG(1), options);
+}
+
+long sys_getpid(struct pt_regs *regs) { return current->tid; }
+
+long sys_getppid(struct pt_regs *regs)
+{
+  spin_lock(&tasklist_lock);
+  struct task *p = current->parent;
+  int tid = p ? p->tid : 0;
+  spin_unlock(&tasklist_lock);
+  return tid;
+}
+
+long sys_kill(struct pt_regs *regs)
+{
+  int pid = ARG(0), sig = ARG(1);
+  if (sig < 0 || sig > NSIG)
+    return -EINVAL;
+  spin_lock(&tasklist_lock);
+  struct task *t = find_task_by_tid(pid);
+  if (!t || t->exit_state || (t->flags & TF_KTHREAD)) {
+    spin_unlock(&tasklist_lock);
+    return -ESRCH;
+  }
+  if (sig)
+    send_signal(t, sig);
+  spin_unlock(&tasklist_lock);
+  return 0;
+}
+
+// sbrk(n): move the break by n bytes; returns the old break or -ENOMEM.
+long sys_sbrk(struct pt_regs *regs)
+{
+  long n = ARG(0);
+  struct mm_struct *mm = current->mm;
+  spin_lock(&mm->lock);
+  u64 old = mm->brk, new = old + n;
+  long ret = old;
+  if ((n > 0 && (new < old || new > USER_TOP)) || (n < 0 && (new > old || new < mm->start_brk))) {
+    ret = -ENOMEM;
+  } else if (n > 0) {
+    for (u64 a = PAGE_ALIGN(old); a < new; a += PAGE_SIZE) {
+      void *page = alloc_page();
+      if (!page || map_user_page(mm->pgd, a, page, VM_READ | VM_WRITE) < 0) {
+        if (page)
+          free_page(page);
+        unmap_user_range(mm->pgd, PAGE_ALIGN(old), a - PAGE_ALIGN(old));
+        ret = -ENOMEM;
+        break;
+      }
+    }
+  } else if (n < 0) {
+    // Bytes past the new break in its last page must read as zero if
+    // the break grows again.
+    char *tail = (new & (PAGE_SIZE - 1)) ? user_page(mm->pgd, new, true) : NULL;
+    if (tail)
+      memset(tail, 0, PAGE_SIZE - (new & (PAGE_SIZE - 1)));
+    unmap_user_range(mm->pgd, PAGE_ALIGN(new), PAGE_ALIGN(old) - PAGE_ALIGN(new));
+  }
+  if (ret >= 0)
+    mm->brk = new;
+  spin_unlock(&mm->lock);
+  return ret;
+}
+
+// sleep(ticks): -EINTR if a signal came first.
+long sys_sleep(struct pt_regs *regs)
+{
+  long n = ARG(0);
+  if (n < 0)
+    return -EINVAL;
+  u64 deadline = jiffies + n;
+  while ((long)(deadline - jiffies) > 0) {
+    if (signal_pending(current))
+      return -EINTR;
+    schedule_timeout(deadline - jiffies);
+  }
+  return 0;
+}
+
+long sys_uptime(struct pt_regs *regs) { return jiffies; }
+
+long sys_poweroff(struct pt_regs *regs)
+{
+  printk("poweroff: code %d\n", (int)ARG(0));
+  arch_poweroff(ARG(0));
+}
+
+long sys_freemem(struct pt_regs *regs) { return nr_free_pages(); }

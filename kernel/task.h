@@ -1,0 +1,142 @@
+// Tasks: the schedulable threads of tasklab, and what they share.
+#ifndef TASKLAB_TASK_H
+#define TASKLAB_TASK_H
+#include "kernel.h"
+#include "spinlock.h"
+
+// task->state (guarded by rq_lock). Linux's letters in comments.
+enum task_state {
+  TASK_RUNNING,          // R: on a CPU or on the run queue
+  TASK_INTERRUPTIBLE,    // S: sleeping; a signal ends the sleep
+  TASK_UNINTERRUPTIBLE,  // D: sleeping; signals wait
+  TASK_STOPPED,          // T: group stop
+  TASK_TRACED,           // t: ptrace stop
+  TASK_DEAD,             // X: exited, never runs again
+};
+
+// task->exit_state (guarded by tasklist_lock).
+#define EXIT_ZOMBIE 1      // Z: waiting for the parent to reap it
+#define EXIT_DEAD   2      // being reaped
+
+// ti.flags bits, set and cleared atomically; tested on the way to user mode.
+#define TIF_SIGPENDING    (1UL << 0)
+#define TIF_NEED_RESCHED  (1UL << 1)
+
+// task->flags (Linux's PF_*): written only by the task itself or before it runs.
+#define TF_KTHREAD   0x1   // runs only in the kernel
+#define TF_EXITING   0x4   // in do_exit()
+#define TF_IDLE      0x8   // a CPU's idle task
+
+// An address space; shared by the threads of a process.
+struct mm_struct {
+  struct spinlock lock;    // guards brk and the page table's user half
+  int users;               // tasks using it (atomic)
+  pte_t *pgd;
+  u64 start_brk;           // first heap byte
+  u64 brk;                 // first byte past the heap
+};
+
+// The open-file table; shared by the threads of a process.
+struct files_struct {
+  struct spinlock lock;    // guards fd[]
+  int count;               // tasks using it (atomic)
+  struct file *fd[NOFILE];
+};
+
+// Current directory; shared by the threads of a process.
+struct fs_struct {
+  int users;               // atomic
+  struct inode *cwd;
+};
+
+struct cpu {
+  struct task *idle;       // this CPU's idle task
+  int noff;                // depth of push_off()
+  bool intena;             // interrupts were on before the first push_off()
+  struct task *switched_from;  // rq_lock: task this CPU just switched away from
+  int id;
+};
+
+struct task {
+  struct thread_info ti;   // arch: must be first (trap.S reaches it via tp)
+
+  // rq_lock:
+  enum task_state state;
+  void *wchan;             // sleeping on this channel
+  struct task *rq_next;    // run queue link
+  bool on_rq;
+  bool on_cpu;             // still running on a CPU (maybe just switching out)
+  int cpu;                 // CPU it runs or last ran on
+  u64 wake_at;             // jiffies deadline of schedule_timeout(), 0 if none
+
+  // tasklist_lock:
+  bool used;               // slot is allocated
+  int tid;
+  int exit_state;          // 0, EXIT_ZOMBIE, EXIT_DEAD
+  int exit_code;           // Linux wait status
+  struct task *parent;
+
+  // siglock:
+  struct spinlock siglock;
+  sigset_t pending;        // signals sent to this task
+
+  // Private to the task (or set before it first runs):
+  u32 flags;               // TF_*
+  void *kstack;
+  struct mm_struct *mm;
+  struct files_struct *files;
+  struct fs_struct *fs;
+  u64 utime, stime;        // ticks charged in user and kernel mode
+  char comm[TASK_COMM_LEN];
+};
+
+extern struct task tasks[NTASK];
+extern struct cpu cpus[NCPU];
+extern struct spinlock tasklist_lock;
+extern struct spinlock rq_lock;
+extern struct task *init_task;
+
+static inline struct cpu *this_cpu(void) { return &cpus[current->cpu]; }
+static inline int smp_processor_id(void) { return current->cpu; }
+
+static inline void set_tsk_thread_flag(struct task *t, u64 f)
+{ __atomic_fetch_or(&t->ti.flags, f, __ATOMIC_SEQ_CST); }
+static inline void clear_tsk_thread_flag(struct task *t, u64 f)
+{ __atomic_fetch_and(&t->ti.flags, ~f, __ATOMIC_SEQ_CST); }
+static inline bool test_tsk_thread_flag(struct task *t, u64 f)
+{ return (READ_ONCE(t->ti.flags) & f) != 0; }
+static inline bool signal_pending(struct task *t)
+{ return test_tsk_thread_flag(t, TIF_SIGPENDING); }
+
+// sched.c
+void sched_init_cpu(int cpu);
+void __noreturn cpu_idle(void);
+void schedule(void);
+void sleep(void *chan, struct spinlock *lk);
+int  sleep_interruptible(void *chan, struct spinlock *lk);
+void wakeup(void *chan);
+void wake_up_new_task(struct task *t);
+bool wake_up_state(struct task *t, int states);
+long schedule_timeout(long ticks);
+void __noreturn schedule_dead(void);
+void wake_expired_timers(void);
+void resched_tick(void);
+
+// task.c
+void task_init(void);
+struct task *find_task_by_tid(int tid);
+int  copy_process_user(void);
+struct task *create_kthread(void (*fn)(void *), void *arg, const char *name);
+void __noreturn do_exit(int code);
+void __noreturn kthread_exit(void);
+int  do_wait(int pid, u64 ustatus, int options);
+void set_task_comm(struct task *t, const char *name);
+void mmput(struct mm_struct *mm);
+struct mm_struct *mm_alloc(void);
+
+
+// signal.c
+int  send_signal(struct task *t, int sig);
+bool fatal_signal_pending(struct task *t);
+void do_signal(struct pt_regs *regs);
+#endif

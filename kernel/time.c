@@ -1,0 +1,21 @@
+// The timer tick: jiffies, CPU-time accounting, time slices.
+#include "task.h"
+
+volatile u64 jiffies;
+
+// Every CPU's timer interrupt. CPU 0 keeps the clock and wakes sleepers.
+void do_timer_tick(bool from_user)
+{
+  struct task *t = current;
+  if (smp_processor_id() == 0) {
+    __atomic_fetch_add(&jiffies, 1, __ATOMIC_RELAXED);
+    wake_expired_timers();
+  }
+  if (!(t->flags & TF_IDLE)) {
+    if (from_user)
+      t->utime++;
+    else
+      t->stime++;
+    resched_tick();
+  }
+}

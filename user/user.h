@@ -1,0 +1,127 @@
+// The tasklab user API: system calls and the user library.
+// System calls return a negative errno on failure (see errno.h).
+#ifndef TASKLAB_USER_H
+#define TASKLAB_USER_H
+
+#include "kernel/errno.h"
+#include "kernel/fcntl.h"
+#include "kernel/stat.h"
+
+typedef unsigned char  uchar;
+typedef unsigned short ushort;
+typedef unsigned int   uint;
+typedef unsigned long  ulong;
+typedef unsigned long  size_t;
+typedef long           ssize_t;
+
+#define NULL ((void *)0)
+#define HZ 100                  // timer ticks per second (sleep, uptime)
+
+// Signal numbers (Linux).
+#define SIGHUP   1
+#define SIGINT   2
+#define SIGQUIT  3
+#define SIGILL   4
+#define SIGTRAP  5
+#define SIGABRT  6
+#define SIGBUS   7
+#define SIGFPE   8
+#define SIGKILL  9
+#define SIGUSR1 10
+#define SIGSEGV 11
+#define SIGUSR2 12
+#define SIGPIPE 13
+#define SIGALRM 14
+#define SIGTERM 15
+#define SIGCHLD 17
+#define SIGCONT 18
+#define SIGSTOP 19
+#define SIGTSTP 20
+#define SIGTTIN 21
+#define SIGTTOU 22
+#define NSIG    64
+
+// waitpid() options and status decoding (Linux encoding).
+#define WNOHANG    1
+#define WUNTRACED  2
+#define WCONTINUED 8
+#define __WALL     0x40000000
+#define WEXITSTATUS(s) (((s) >> 8) & 0xff)
+#define WTERMSIG(s)    ((s) & 0x7f)
+#define WSTOPSIG(s)    WEXITSTATUS(s)
+#define WIFEXITED(s)   (WTERMSIG(s) == 0)
+#define WIFSIGNALED(s) (((signed char)(((s) & 0x7f) + 1) >> 1) > 0)
+#define WIFSTOPPED(s)  (((s) & 0xff) == 0x7f)
+#define WIFCONTINUED(s) ((s) == 0xffff)
+
+// File descriptors every program starts with.
+#define STDIN  0
+#define STDOUT 1
+#define STDERR 2
+
+// System calls (user/lib/usys.S, generated from kernel/syscalls.h).
+int fork(void);
+void exit(int status) __attribute__((noreturn));
+int waitpid(int pid, int *status, int options);
+int pipe(int fds[2]);
+int read(int fd, void *buf, int n);
+int write(int fd, const void *buf, int n);
+int close(int fd);
+int kill(int pid, int sig);
+int exec(const char *path, char **argv);
+int open(const char *path, int flags);
+int mknod(const char *path, short major, short minor);
+int unlink(const char *path);
+int fstat(int fd, struct stat *st);
+int link(const char *oldpath, const char *newpath);
+int mkdir(const char *path);
+int chdir(const char *path);
+int dup(int fd);
+int getpid(void);
+int getppid(void);
+char *sbrk(long n);             // returns (char *)-errno on failure
+int sleep(int ticks);           // ticks of 1/HZ s; -EINTR if interrupted
+int uptime(void);               // ticks since boot
+long lseek(int fd, long off, int whence);
+int poweroff(int code);         // 0: success; QEMU exits with code
+long freemem(void);             // free physical pages, for leak checks
+
+// user/lib/ulib.c
+int wait(int *status);          // waitpid(-1, status, 0)
+int stat(const char *path, struct stat *st);
+char *gets(char *buf, int max);
+int atoi(const char *s);
+long atol(const char *s);
+int is_sbrk_error(char *p);     // true if sbrk() returned an error
+
+// user/lib/string.c
+size_t strlen(const char *s);
+char *strcpy(char *dst, const char *src);
+char *strncpy(char *dst, const char *src, size_t n);
+char *strcat(char *dst, const char *src);
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
+char *strchr(const char *s, int c);
+char *strrchr(const char *s, int c);
+char *strstr(const char *hay, const char *needle);
+void *memset(void *dst, int c, size_t n);
+void *memcpy(void *dst, const void *src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+
+// user/lib/printf.c: %d %i %u %x %o %c %s %p %%, l and ll, width, 0 and - flags
+int printf(const char *fmt, ...);
+int fprintf(int fd, const char *fmt, ...);
+int snprintf(char *buf, size_t size, const char *fmt, ...);
+
+// user/lib/strerror.c: "Operation not permitted" for EPERM, etc.
+const char *strerror(int err);  // err positive or negative
+const char *errname(int err);   // "EPERM"
+
+// user/lib/malloc.c
+void *malloc(size_t n);
+void *calloc(size_t n, size_t size);
+void *realloc(void *p, size_t n);
+void free(void *p);
+
+#endif
