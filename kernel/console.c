@@ -15,6 +15,9 @@ static struct {
   u32 e;                  // end of the line being edited
 } cons;
 
+// Serializes writers so that one write() reaches the screen unbroken.
+static struct spinlock cons_out_lock;
+
 static void echo(int c)
 {
   if (c == '\b') {        // erase: back up, overwrite, back up
@@ -99,17 +102,19 @@ static long console_read(struct file *f, u64 udst, long n)
 // Write n bytes from user memory to the screen.
 static long console_write(struct file *f, u64 usrc, long n)
 {
-  char chunk[64];
+  char chunk[256];
   long done = 0;
   while (done < n) {
     long m = n - done < (long)sizeof(chunk) ? n - done : (long)sizeof(chunk);
     if (copy_from_user(chunk, (void *)(usrc + done), m) < 0)
       return done ? done : -EFAULT;
+    spin_lock(&cons_out_lock);
     for (long i = 0; i < m; i++) {
       if (chunk[i] == '\n')
         arch_console_putc('\r');
       arch_console_putc(chunk[i]);
     }
+    spin_unlock(&cons_out_lock);
     done += m;
   }
   return done;
@@ -118,6 +123,7 @@ static long console_write(struct file *f, u64 usrc, long n)
 void console_init(void)
 {
   spin_lock_init(&cons.lock, "cons");
+  spin_lock_init(&cons_out_lock, "cons_out");
   devsw[CONSOLE_MAJOR].read = console_read;
   devsw[CONSOLE_MAJOR].write = console_write;
 }

@@ -73,6 +73,8 @@ static void __schedule(void)
   struct cpu *c = this_cpu();
   if (c->noff != 1)
     panic("__schedule: %d locks held by %d", c->noff, prev->tid);
+  if (!(prev->flags & TF_IDLE) && *(u64 *)prev->kstack != STACK_END_MAGIC)
+    panic("__schedule: kernel stack overflow in task %d", prev->tid);
   if (prev->state == TASK_RUNNING)
     enqueue_task(prev);
   struct task *next = dequeue_task();

@@ -58,6 +58,7 @@ static struct task *alloc_task(int *err)
   }
   // The kernel stack must be contiguous: use the static per-slot area.
   t->kstack = task_stacks[t - tasks];
+  *(u64 *)t->kstack = STACK_END_MAGIC;
   t->state = TASK_UNINTERRUPTIBLE;   // not runnable until woken as new
   t->exit_state = 0;
   t->exit_code = 0;

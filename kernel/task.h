@@ -27,6 +27,9 @@ enum task_state {
 #define TF_EXITING   0x4   // in do_exit()
 #define TF_IDLE      0x8   // a CPU's idle task
 
+// Written at the lowest word of every kernel stack; checked at each switch.
+#define STACK_END_MAGIC 0x57AC6E9DUL
+
 // An address space; shared by the threads of a process.
 struct mm_struct {
   struct spinlock lock;    // guards brk and the page table's user half

@@ -85,6 +85,7 @@ int uptime(void);               // ticks since boot
 long lseek(int fd, long off, int whence);
 int poweroff(int code);         // 0: success; QEMU exits with code
 long freemem(void);             // free physical pages, for leak checks
+int fault_inject(int what);     // 1: power off mid-commit of the next fs operation (tests)
 
 // user/lib/ulib.c
 int wait(int *status);          // waitpid(-1, status, 0)

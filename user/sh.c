@@ -1,0 +1,743 @@
+// sh: the shell.
+//
+//   sh                 read commands from the console, prompting with "$ "
+//   sh FILE [ARGS]     run the commands in FILE
+//   sh -c 'COMMANDS'   run one command line
+//
+// Grammar (one line at a time):
+//   line     := pipeline { (';' | '&') pipeline } [';' | '&']
+//   pipeline := command { '|' command }
+//   command  := { word | '<' word | '>' word | '>>' word }
+// Words may be quoted with '...' or "..." and a backslash escapes one
+// character; '#' at the start of a word begins a comment.
+//
+// Every pipeline becomes a job: a slot in the job table holding its
+// pids. A foreground job is waited for at once; a background job ('&')
+// stays in the table and is reaped, and reported as "[N] Done  cmd",
+// before the next prompt. Job control (process groups, stopped jobs,
+// fg/bg, Ctrl-Z) is meant to grow from here: the job already records a
+// pgid and a state, and waitjob() is where stops would be noticed.
+
+#include "user.h"
+
+#define MAXLINE  1024   // bytes in one command line
+#define MAXARGS  32     // words in one command
+#define MAXCMDS  8      // commands in one pipeline
+#define MAXJOBS  32     // background jobs alive at once
+#define JOBTEXT  80     // bytes of a job's command text kept for messages
+
+// One command of a pipeline: its words and redirections.
+struct cmd {
+  char *argv[MAXARGS + 1];      // NULL-terminated
+  int argc;
+  char *infile;                 // '<', or NULL
+  char *outfile;                // '>' or '>>', or NULL
+  int append;                   // outfile was given with '>>'
+};
+
+// A parsed pipeline, ready to run.
+struct pipeline {
+  struct cmd cmds[MAXCMDS];
+  int ncmds;
+  int background;               // ended with '&'
+  char text[JOBTEXT];           // the source text, for job messages
+};
+
+enum jobstate { J_FREE, J_FG, J_BG };
+
+// A running pipeline.
+struct job {
+  enum jobstate state;
+  int id;                       // the N in "[N]": slot index + 1
+  int pgid;                     // first pid; the process group once job control exists
+  int pids[MAXCMDS];            // one per command; 0 once reaped
+  int npids;
+  int nlive;                    // pids not yet reaped
+  int status;                   // wait status of the last command
+  char text[JOBTEXT];
+};
+
+static struct job jobs[MAXJOBS];         // background jobs; [N] is index + 1
+static struct job fgjob;                // the foreground job, never refused
+static struct pipeline pipe1;          // the pipeline being parsed or run
+static char line[MAXLINE];
+static char wordstore[2 * MAXLINE];     // unquoted words, NUL-terminated
+static int laststatus;                  // exit status of the last foreground job
+static int interactive;
+
+// ---------------------------------------------------------------- lexer
+
+enum token { T_END, T_WORD, T_PIPE, T_AMP, T_SEMI, T_IN, T_OUT, T_APPEND, T_ERR };
+
+// The lexer's position in the line and in wordstore.
+struct lexer {
+  char *s;          // next byte of the line
+  char *tok;        // where the last token started
+  char *out;        // next free byte of wordstore
+  const char *err;  // why T_ERR was returned
+};
+
+// Return 1 if c separates words.
+static int
+isblank(char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// Return 1 if c is a one-character operator (or starts '>>').
+static int
+isop(char c)
+{
+  return c == '|' || c == '&' || c == ';' || c == '<' || c == '>';
+}
+
+// Copy one word, removing quotes and backslashes, into wordstore;
+// set *word to it. Returns T_WORD, or T_ERR for an unterminated quote.
+static enum token
+lexword(struct lexer *lx, char **word)
+{
+  char q;
+
+  *word = lx->out;
+  while (*lx->s && !isblank(*lx->s) && !isop(*lx->s)) {
+    if (*lx->s == '\'' || *lx->s == '"') {
+      q = *lx->s++;
+      while (*lx->s && *lx->s != q) {
+        // Inside "...", a backslash escapes only " and \, as in sh.
+        if (q == '"' && *lx->s == '\\' && (lx->s[1] == '"' || lx->s[1] == '\\'))
+          lx->s++;
+        *lx->out++ = *lx->s++;
+      }
+      if (*lx->s != q) {
+        lx->err = "unterminated quote";
+        return T_ERR;
+      }
+      lx->s++;
+    } else if (*lx->s == '\\' && lx->s[1]) {
+      lx->s++;
+      *lx->out++ = *lx->s++;
+    } else {
+      *lx->out++ = *lx->s++;
+    }
+  }
+  *lx->out++ = 0;
+  return T_WORD;
+}
+
+// Return the next token; for T_WORD, *word is the unquoted word.
+static enum token
+gettoken(struct lexer *lx, char **word)
+{
+  while (isblank(*lx->s))
+    lx->s++;
+  lx->tok = lx->s;
+  switch (*lx->s) {
+  case 0:
+  case '#':
+    return T_END;
+  case '|':
+    lx->s++;
+    return T_PIPE;
+  case '&':
+    lx->s++;
+    return T_AMP;
+  case ';':
+    lx->s++;
+    return T_SEMI;
+  case '<':
+    lx->s++;
+    return T_IN;
+  case '>':
+    lx->s++;
+    if (*lx->s == '>') {
+      lx->s++;
+      return T_APPEND;
+    }
+    return T_OUT;
+  }
+  return lexword(lx, word);
+}
+
+// ---------------------------------------------------------------- parser
+
+// Report a syntax error at the token that starts at tok; return -1.
+static int
+syntax(const char *why, const char *tok)
+{
+  if (why)
+    fprintf(STDERR, "sh: syntax error: %s\n", why);
+  else if (*tok == 0 || *tok == '#')
+    fprintf(STDERR, "sh: syntax error near end of line\n");
+  else
+    fprintf(STDERR, "sh: syntax error near '%c'\n", *tok);
+  return -1;
+}
+
+// Return 1 if c has nothing in it yet.
+static int
+cmdempty(struct cmd *c)
+{
+  return c->argc == 0 && c->infile == NULL && c->outfile == NULL;
+}
+
+// Store the source text from start to end as pl's job text.
+static void
+settext(struct pipeline *pl, const char *start, const char *end)
+{
+  int n = end - start;
+
+  if (n > JOBTEXT - 1)
+    n = JOBTEXT - 1;
+  memmove(pl->text, start, n);
+  pl->text[n] = 0;
+}
+
+// Parse one redirection whose operator was op into c.
+// Returns 0, or -1 after reporting a syntax error.
+static int
+parseredir(struct lexer *lx, struct cmd *c, enum token op)
+{
+  char *file;
+
+  if (gettoken(lx, &file) != T_WORD)
+    return syntax(lx->err, lx->tok);
+  if (op == T_IN) {
+    c->infile = file;
+  } else {
+    c->outfile = file;
+    c->append = (op == T_APPEND);
+  }
+  return 0;
+}
+
+// Parse the next pipeline of the line into *pl. Returns 1 if there is
+// one, 0 at the end of the line, or -1 after reporting a syntax error.
+// Empty pipelines (";;", blank lines) are skipped.
+static int
+parsenext(struct lexer *lx, struct pipeline *pl)
+{
+  struct cmd *c;
+  const char *start = NULL, *end = NULL;
+  enum token t;
+  char *word;
+
+  memset(pl, 0, sizeof *pl);
+  c = &pl->cmds[0];
+  for (;;) {
+    t = gettoken(lx, &word);
+    if (start == NULL && t != T_END && t != T_SEMI)
+      start = lx->tok;
+    switch (t) {
+    case T_WORD:
+      if (c->argc == MAXARGS)
+        return syntax("too many arguments", NULL);
+      c->argv[c->argc++] = word;
+      break;
+    case T_IN:
+    case T_OUT:
+    case T_APPEND:
+      if (parseredir(lx, c, t) < 0)
+        return -1;
+      break;
+    case T_PIPE:
+      if (cmdempty(c))
+        return syntax(NULL, lx->tok);
+      if (pl->ncmds + 1 == MAXCMDS)
+        return syntax("pipeline too long", NULL);
+      c = &pl->cmds[++pl->ncmds];
+      break;
+    case T_ERR:
+      return syntax(lx->err, NULL);
+    case T_AMP:
+    case T_SEMI:
+    case T_END:
+      if (!cmdempty(c)) {
+        pl->ncmds++;
+        pl->background = (t == T_AMP);
+        settext(pl, start, end);
+        return 1;
+      }
+      // "a |" at the end, or '&' with nothing to put in the background.
+      if (pl->ncmds > 0 || t == T_AMP)
+        return syntax(NULL, lx->tok);
+      if (t == T_END)
+        return 0;
+      start = NULL;
+      break;
+    }
+    end = lx->s;
+  }
+}
+
+// Start a lexer at the beginning of buf, with an empty word store.
+static void
+lexinit(struct lexer *lx, char *buf)
+{
+  lx->s = lx->tok = buf;
+  lx->out = wordstore;
+  lx->err = NULL;
+}
+
+// ---------------------------------------------------------------- jobs
+
+// Return an empty job with state and text: the foreground job, or a
+// free slot of the background table (NULL if it is full).
+static struct job *
+newjob(enum jobstate state, const char *text)
+{
+  struct job *j = NULL;
+  int i;
+
+  if (state == J_FG)
+    j = &fgjob;
+  for (i = 0; j == NULL && i < MAXJOBS; i++)
+    if (jobs[i].state == J_FREE)
+      j = &jobs[i];
+  if (j == NULL)
+    return NULL;
+  memset(j, 0, sizeof *j);
+  j->state = state;
+  j->id = (state == J_FG) ? 0 : j - jobs + 1;
+  strcpy(j->text, text);
+  return j;
+}
+
+// Return the background job that pid belongs to, or NULL.
+static struct job *
+findjob(int pid)
+{
+  struct job *j;
+  int i;
+
+  for (j = jobs; j < &jobs[MAXJOBS]; j++)
+    for (i = 0; j->state != J_FREE && i < j->npids; i++)
+      if (j->pids[i] == pid)
+        return j;
+  return NULL;
+}
+
+// Record that pid of job j ended with wait status status.
+static void
+markreaped(struct job *j, int pid, int status)
+{
+  int i;
+
+  for (i = 0; i < j->npids; i++) {
+    if (j->pids[i] == pid) {
+      j->pids[i] = 0;
+      j->nlive--;
+      // Like sh, a pipeline's status is that of its last command.
+      if (i == j->npids - 1)
+        j->status = status;
+    }
+  }
+}
+
+// Return how bash describes a death by signal sig.
+static const char *
+signame(int sig)
+{
+  switch (sig) {
+  case SIGHUP:  return "Hangup";
+  case SIGINT:  return "Interrupt";
+  case SIGQUIT: return "Quit";
+  case SIGILL:  return "Illegal instruction";
+  case SIGTRAP: return "Trace/breakpoint trap";
+  case SIGABRT: return "Aborted";
+  case SIGBUS:  return "Bus error";
+  case SIGFPE:  return "Floating point exception";
+  case SIGKILL: return "Killed";
+  case SIGUSR1: return "User defined signal 1";
+  case SIGSEGV: return "Segmentation fault";
+  case SIGUSR2: return "User defined signal 2";
+  case SIGPIPE: return "Broken pipe";
+  case SIGALRM: return "Alarm clock";
+  case SIGTERM: return "Terminated";
+  }
+  return NULL;
+}
+
+// Format how a job with wait status status ended ("Done", "Exit 1",
+// "Killed") into buf.
+static void
+describe(char *buf, int size, int status)
+{
+  const char *name;
+
+  if (WIFSIGNALED(status)) {
+    name = signame(WTERMSIG(status));
+    if (name)
+      snprintf(buf, size, "%s", name);
+    else
+      snprintf(buf, size, "Signal %d", WTERMSIG(status));
+  } else if (WEXITSTATUS(status) != 0) {
+    snprintf(buf, size, "Exit %d", WEXITSTATUS(status));
+  } else {
+    snprintf(buf, size, "Done");
+  }
+}
+
+// Wait for every process of foreground job j; return the wait status of
+// its last command. (With job control, a stop would end this wait and
+// move j to the background.)
+static int
+waitjob(struct job *j)
+{
+  int i, r, status;
+
+  for (i = 0; i < j->npids; i++) {
+    if (j->pids[i] == 0)
+      continue;
+    do {
+      r = waitpid(j->pids[i], &status, 0);
+    } while (r == -EINTR);
+    if (r == j->pids[i])
+      markreaped(j, r, status);
+    else {
+      // Lost the child somehow: do not wait for it forever.
+      fprintf(STDERR, "sh: waitpid %d: %s\n", j->pids[i], strerror(r));
+      markreaped(j, j->pids[i], 0);
+    }
+  }
+  return j->status;
+}
+
+// Reap background processes that have ended, and report each job whose
+// processes have all ended, once, as "[N] Done  cmd" (when interactive:
+// like other shells, scripts stay quiet about jobs).
+static void
+reapjobs(void)
+{
+  struct job *j;
+  int pid, status;
+  char how[32];
+
+  while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+    j = findjob(pid);
+    if (j)
+      markreaped(j, pid, status);
+  }
+  for (j = jobs; j < &jobs[MAXJOBS]; j++) {
+    if (j->state == J_BG && j->nlive == 0) {
+      describe(how, sizeof how, j->status);
+      if (interactive)
+        printf("[%d] %s  %s\n", j->id, how, j->text);
+      j->state = J_FREE;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- builtins
+
+// cd [DIR]: change directory, to / if DIR is missing.
+static int
+builtin_cd(int argc, char **argv)
+{
+  const char *dir = argc > 1 ? argv[1] : "/";
+  int r;
+
+  r = chdir(dir);
+  if (r < 0) {
+    fprintf(STDERR, "sh: cd: %s: %s\n", dir, strerror(r));
+    return 1;
+  }
+  return 0;
+}
+
+// exit [N]: leave the shell with status N, or that of the last command.
+static int
+builtin_exit(int argc, char **argv)
+{
+  exit(argc > 1 ? atoi(argv[1]) : WEXITSTATUS(laststatus));
+}
+
+// jobs: list background jobs.
+static int
+builtin_jobs(int argc, char **argv)
+{
+  struct job *j;
+
+  for (j = jobs; j < &jobs[MAXJOBS]; j++)
+    if (j->state == J_BG)
+      printf("[%d] %s  %s\n", j->id, j->nlive ? "Running" : "Done", j->text);
+  return 0;
+}
+
+// A command the shell runs itself.
+struct builtin {
+  const char *name;
+  int (*fn)(int argc, char **argv);
+};
+
+static struct builtin builtins[] = {
+  { "cd", builtin_cd },
+  { "exit", builtin_exit },
+  { "jobs", builtin_jobs },
+};
+
+// Return the builtin that c names, or NULL.
+static struct builtin *
+findbuiltin(struct cmd *c)
+{
+  struct builtin *b;
+
+  if (c->argc == 0)
+    return NULL;
+  for (b = builtins; b < builtins + sizeof builtins / sizeof builtins[0]; b++)
+    if (strcmp(c->argv[0], b->name) == 0)
+      return b;
+  return NULL;
+}
+
+// ---------------------------------------------------------------- running
+
+// Make fd `from` appear as fd `to` and close `from`. There is no dup2:
+// after close(to), dup() returns the lowest free fd, which is `to`
+// because 0, 1 and 2 are always open. Exits on failure (children only).
+static void
+movefd(int from, int to)
+{
+  if (from == to)
+    return;
+  close(to);
+  if (dup(from) != to) {
+    fprintf(STDERR, "sh: cannot move fd %d to %d\n", from, to);
+    exit(1);
+  }
+  close(from);
+}
+
+// Open file for a redirection and put it on fd to; exits on failure.
+static void
+redirect(const char *file, int flags, int to)
+{
+  int fd;
+
+  fd = open(file, flags);
+  if (fd < 0) {
+    fprintf(STDERR, "sh: %s: %s\n", file, strerror(fd));
+    exit(1);
+  }
+  movefd(fd, to);
+}
+
+// In a child: apply c's redirections and run it. Never returns.
+static void
+runcmd(struct cmd *c)
+{
+  struct builtin *b;
+  char path[128];
+  int r;
+
+  if (c->infile)
+    redirect(c->infile, O_RDONLY, STDIN);
+  if (c->outfile)
+    redirect(c->outfile, O_WRONLY | O_CREAT | (c->append ? O_APPEND : O_TRUNC), STDOUT);
+  if (c->argc == 0)
+    exit(0);
+  b = findbuiltin(c);
+  if (b)
+    exit(b->fn(c->argc, c->argv));
+
+  // Programs live in /: a bare name means /NAME.
+  if (strchr(c->argv[0], '/'))
+    r = exec(c->argv[0], c->argv);
+  else if (snprintf(path, sizeof path, "/%s", c->argv[0]) >= (int)sizeof path)
+    r = -ENAMETOOLONG;
+  else
+    r = exec(path, c->argv);
+  fprintf(STDERR, "sh: %s: %s\n", c->argv[0], strerror(r));
+  exit(r == -ENOENT ? 127 : 126);
+}
+
+// Fork one child per command of pl, connected by pipes, recording the
+// pids in j. Stops early (leaving the started ones in j) if pipe or
+// fork fails.
+static void
+launch(struct pipeline *pl, struct job *j)
+{
+  int i, pid, last, prev = -1, p[2] = { -1, -1 };
+
+  for (i = 0; i < pl->ncmds; i++) {
+    last = (i == pl->ncmds - 1);
+    if (!last && (pid = pipe(p)) < 0) {
+      fprintf(STDERR, "sh: pipe: %s\n", strerror(pid));
+      break;
+    }
+    pid = fork();
+    if (pid == 0) {
+      if (prev >= 0)
+        movefd(prev, STDIN);
+      if (!last) {
+        close(p[0]);
+        movefd(p[1], STDOUT);
+      }
+      runcmd(&pl->cmds[i]);
+    }
+    // The parent keeps only the read end the next command needs.
+    if (prev >= 0)
+      close(prev);
+    prev = -1;
+    if (!last) {
+      close(p[1]);
+      prev = p[0];
+    }
+    if (pid < 0) {
+      fprintf(STDERR, "sh: fork: %s\n", strerror(pid));
+      break;
+    }
+    if (j->npids == 0)
+      j->pgid = pid;
+    j->pids[j->npids++] = pid;
+    j->nlive++;
+  }
+  if (prev >= 0)
+    close(prev);
+}
+
+// Report a foreground job that a signal killed, the way bash does.
+static void
+reportfg(int status)
+{
+  const char *name;
+
+  // Interrupt and Broken pipe are what the user asked for; keep quiet.
+  if (!WIFSIGNALED(status) || WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGPIPE)
+    return;
+  name = signame(WTERMSIG(status));
+  if (name)
+    fprintf(STDERR, "%s\n", name);
+  else
+    fprintf(STDERR, "Signal %d\n", WTERMSIG(status));
+}
+
+// Run one pipeline: a lone builtin in the shell itself, anything else
+// as a job, in the foreground or the background.
+static void
+runpipeline(struct pipeline *pl)
+{
+  struct builtin *b;
+  struct job *j;
+  struct cmd *c = &pl->cmds[0];
+
+  // cd and exit must change the shell itself; with redirections or in
+  // a pipeline they run in a child, as in other shells' subshells.
+  b = findbuiltin(c);
+  if (b && pl->ncmds == 1 && !pl->background && !c->infile && !c->outfile) {
+    laststatus = b->fn(c->argc, c->argv) << 8;
+    return;
+  }
+
+  j = newjob(pl->background ? J_BG : J_FG, pl->text);
+  if (j == NULL) {
+    fprintf(STDERR, "sh: too many background jobs\n");
+    laststatus = 1 << 8;
+    return;
+  }
+  launch(pl, j);
+  if (pl->background) {
+    if (j->npids > 0 && interactive)
+      printf("[%d] %d\n", j->id, j->pids[j->npids - 1]);
+    return;
+  }
+  laststatus = waitjob(j);
+  reportfg(laststatus);
+  j->state = J_FREE;
+}
+
+// Parse and run one command line. The whole line is checked first,
+// so that a syntax error anywhere runs nothing, as in other shells.
+static void
+runline(char *buf)
+{
+  struct lexer lx;
+  int r;
+
+  lexinit(&lx, buf);
+  while ((r = parsenext(&lx, &pipe1)) > 0)
+    ;
+  if (r < 0) {
+    laststatus = 2 << 8;
+    return;
+  }
+  lexinit(&lx, buf);
+  while (parsenext(&lx, &pipe1) > 0)
+    runpipeline(&pipe1);
+}
+
+// ---------------------------------------------------------------- input
+
+// Read one line from fd into buf (size bytes) without the newline,
+// a byte at a time so that input meant for commands stays unread.
+// Returns 1 for a line, 0 at end of input. A line too long is
+// discarded with a message and returned empty.
+static int
+readline(int fd, char *buf, int size)
+{
+  int n = 0, toolong = 0, r;
+  char c;
+
+  for (;;) {
+    r = read(fd, &c, 1);
+    if (r == -EINTR)
+      continue;                 // a signal is no reason to stop reading
+    if (r != 1) {
+      if (n == 0 && !toolong)
+        return 0;
+      break;                    // a last line without a newline
+    }
+    if (c == '\n')
+      break;
+    if (n + 1 < size)
+      buf[n++] = c;
+    else
+      toolong = 1;
+  }
+  buf[n] = 0;
+  if (toolong) {
+    fprintf(STDERR, "sh: line too long\n");
+    buf[0] = 0;
+  }
+  return 1;
+}
+
+// Return 1 if fd is a device (the console): then the shell prompts.
+static int
+isconsole(int fd)
+{
+  struct stat st;
+
+  return fstat(fd, &st) == 0 && st.type == T_DEVICE;
+}
+
+// Run commands from the console, a script, or -c; exit with the
+// status of the last command.
+int
+main(int argc, char *argv[])
+{
+  int fd = STDIN;
+
+  if (argc > 2 && strcmp(argv[1], "-c") == 0) {
+    strncpy(line, argv[2], sizeof line - 1);
+    runline(line);
+    exit(WEXITSTATUS(laststatus));
+  }
+  if (argc > 1) {
+    fd = open(argv[1], O_RDONLY);
+    if (fd < 0) {
+      fprintf(STDERR, "sh: %s: %s\n", argv[1], strerror(fd));
+      exit(127);
+    }
+  }
+  interactive = (fd == STDIN && isconsole(STDIN));
+
+  for (;;) {
+    reapjobs();
+    if (interactive)
+      write(STDERR, "$ ", 2);
+    if (!readline(fd, line, sizeof line))
+      break;
+    runline(line);
+  }
+  exit(WEXITSTATUS(laststatus));
+}
