@@ -24,7 +24,7 @@ QEMU_MACHINE := -machine virt -bios none -m 128M
 QEMU_DISK = -global virtio-mmio.force-legacy=false \
 	-drive file=$(1),if=none,format=raw,id=x0 \
 	-device virtio-blk-device,drive=x0,bus=virtio-mmio-bus.0
-DEPS_PKGS := gcc-riscv64-unknown-elf qemu-system-misc gdb-multiarch
+DEPS_PKGS := gcc libc6-dev gcc-riscv64-unknown-elf qemu-system-misc gdb-multiarch
 else
 $(error ARCH=$(ARCH) is not supported yet (riscv64 only))
 endif
@@ -114,7 +114,7 @@ qemu-cmd:
 
 # ---------------------------------------------------------------- tests
 check: deps
-	$(MAKE) all
+	@$(MAKE) -s --no-print-directory all
 	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/check.sh
 
 bench: deps

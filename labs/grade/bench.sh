@@ -1,0 +1,114 @@
+#!/bin/sh
+# labs/grade/bench.sh: `make bench`. Prints the machine, then each figure as
+# the median of $RUNS runs (default 5), with every run's value.
+#
+# To add a figure: write a sample_NAME function that measures one run and
+# sets SAMPLE (in milliseconds, or the figure's own unit) and returns 0 (or
+# returns 1 on failure), then add a `figure` line in figures() below.
+
+cd "$(dirname "$0")/../.." || exit 1
+. labs/grade/lib.sh
+
+RUNS=${RUNS:-5}
+Q_POLL=0.01                      # look at the log every 10 ms
+IMG=build/$ARCH/fs.img
+SCRATCH=""                       # copy of the tree for clean builds
+BENCH_FAILED=0
+
+trap 'qemu_stop; [ -z "$SCRATCH" ] || rm -rf "$SCRATCH"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+
+# now_ms: wall-clock milliseconds.
+now_ms() {
+	echo $(($(date +%s%N) / 1000000))
+}
+
+# machine: one line each for the CPUs and QEMU.
+machine() {
+	_model=$(sed -n 's/^\(model name\|uarch\|cpu model\|Model\)[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1)
+	_qemu=$($MAKE -s --no-print-directory qemu-cmd ARCH="$ARCH" CPUS=1 FSIMG=x | awk '{ print $1 }')
+	echo "machine: $(nproc) CPUs, ${_model:-unknown CPU model}"
+	echo "qemu:    $($_qemu --version 2>/dev/null | head -n 1)"
+	echo "arch:    $ARCH; each figure is the median of $RUNS runs"
+}
+
+# sample_build: one clean build of kernel + fs.img with make -j2, in a copy
+# of the tree (without build/ and .git) so the developer's build is untouched.
+sample_build() {
+	if [ -z "$SCRATCH" ]; then
+		SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/tasklab-bench.XXXXXX") || return 1
+		for _f in ./* ./.[!.]*; do
+			case $_f in ./build | ./.git | './.[!.]*') continue ;; esac
+			cp -r "$_f" "$SCRATCH/" || return 1
+		done
+	fi
+	$MAKE -s --no-print-directory -C "$SCRATCH" clean > /dev/null 2>&1
+	_t0=$(now_ms)
+	if ! $MAKE --no-print-directory -C "$SCRATCH" -j2 all > "$TESTDIR/bench-build.log" 2>&1; then
+		echo "bench: the build failed; see $TESTDIR/bench-build.log" >&2
+		return 1
+	fi
+	SAMPLE=$(($(now_ms) - _t0))
+}
+
+# sample_boot CPUS: QEMU start to the first "$ " prompt, polling every 10 ms.
+sample_boot() {
+	cp --sparse=always "$IMG" "$TESTDIR/bench-boot.img" || return 1
+	qemu_start "bench-boot-cpus$1" "$1" "$TESTDIR/bench-boot.img" 60 || return 1
+	if ! qemu_poll 30 -F -e '$ '; then
+		echo "bench: no prompt ($Q_REASON); see $Q_LOG" >&2
+		qemu_stop
+		return 1
+	fi
+	SAMPLE=$(($(date +%s%N) / 1000000 - Q_T0 / 1000000))
+	qemu_send poweroff 10 && qemu_wait_exit 10 || qemu_stop
+}
+
+# figure LABEL UNIT FUNCTION [ARGS...]: run FUNCTION $RUNS times and print a
+# row: the label, the median and every run. UNIT is s or ms (samples in ms).
+figure() {
+	_label=$1 _unit=$2
+	shift 2
+	_all=""
+	_i=1
+	while [ $_i -le "$RUNS" ]; do
+		[ -t 2 ] && printf '  (%s: run %d/%d)\r' "$_label" $_i "$RUNS" >&2
+		SAMPLE=""
+		"$@" && [ -n "$SAMPLE" ] || { _all=""; break; }
+		_all="$_all $SAMPLE"
+		_i=$((_i + 1))
+	done
+	[ -t 2 ] && printf '%70s\r' '' >&2
+	if [ -z "$_all" ]; then
+		printf '%-40s %7s\n' "$_label" "failed"
+		BENCH_FAILED=1
+		return
+	fi
+	echo "$_all" | tr ' ' '\n' | grep . | sort -n | awk -v label="$_label" -v unit="$_unit" '
+		function show(v) { return unit == "s" ? sprintf("%.2f", v / 1000) : sprintf("%d", v) }
+		{ v[NR] = $1 }
+		END {
+			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			runs = ""
+			for (i = 1; i <= NR; i++) runs = runs " " show(v[i])
+			printf "%-40s %7s %-2s  (runs, sorted:%s)\n", label, show(m), unit, runs
+		}'
+}
+
+# figures: every figure, in order. Add new figures here.
+figures() {
+	figure "clean build, kernel + fs.img (-j2)" s sample_build
+	figure "boot to first prompt, CPUS=1" ms sample_boot 1
+	figure "boot to first prompt, CPUS=3" ms sample_boot 3
+}
+
+machine
+if ! $MAKE -s --no-print-directory all ARCH="$ARCH" > "$TESTDIR/bench-make.log" 2>&1; then
+	echo "bench: make all failed; see $TESTDIR/bench-make.log" >&2
+	exit 1
+fi
+echo
+printf '%-40s %7s\n' "figure" "median"
+figures
+[ "$BENCH_FAILED" = 0 ]

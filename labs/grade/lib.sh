@@ -1,0 +1,283 @@
+# labs/grade/lib.sh: the test harness library. POSIX sh; sourced by graders
+# from the top of the tree:   . labs/grade/lib.sh
+#
+# One QEMU run at a time. Its serial console is driven through a FIFO that
+# the harness holds open read-write on fd 9 (so QEMU never sees EOF), and
+# its whole output goes to a log file, build/$ARCH/test/NAME.log, which every
+# failure names. Commands are typed only after the shell prompt "$ " has
+# appeared: the k-th command waits for the k-th prompt.
+#
+#   qemu_start NAME CPUS IMAGE SECS   boot; the run is killed after SECS
+#   qemu_wait_prompt [SECS]           wait for the next prompt (last command done)
+#   qemu_send LINE [SECS]             wait for the next prompt, type LINE
+#   qemu_wait_for STRING [SECS]       wait until STRING is in the log
+#   qemu_wait_line LINE [SECS]        ... a whole line equal to LINE
+#   qemu_wait_match REGEX [SECS]      ... a line matching the ERE REGEX
+#   qemu_wait_exit [SECS]             wait for QEMU to end; status in Q_STATUS
+#   qemu_stop                         kill the run (by its pid) and clean up
+#   run_test_program NAME CPUS IMAGE COMMAND SECS
+#                                     boot, run a test program, count results
+#   pass MSG / fail MSG / fail_log MSG   one result line, counted
+#
+# Waits return 0 when found, 1 on timeout, 2 if QEMU ended first (with its
+# status in Q_STATUS); Q_REASON then says which, for the FAIL line.
+# Test programs print "PASS ..." / "FAIL ..." lines and close with
+# "N passed, N failed" alone on a line.
+
+ARCH=${ARCH:-riscv64}
+MAKE=${MAKE:-make}
+TESTDIR=build/$ARCH/test
+Q_POLL=${Q_POLL:-0.05}          # seconds between looks at the log
+Q_WAIT=${Q_WAIT:-60}            # default seconds for a wait
+CR=$(printf '\r')
+CLOSING='^[0-9]+ passed, [0-9]+ failed$'
+
+TOTAL_PASS=0
+TOTAL_FAIL=0
+Q_PID=""                        # pid of the running `timeout ... qemu`
+Q_LOG=""                        # its log file
+Q_FIFO=""                       # its console input
+Q_SENT=0                        # commands typed so far in this run
+Q_STATUS=""                     # exit status of the last run (124: timed out)
+Q_REASON=""                     # why the last wait failed
+Q_T0=0                          # date +%s%N when the last run started
+
+mkdir -p "$TESTDIR"
+trap 'qemu_stop' EXIT
+trap 'qemu_stop; exit 130' INT
+trap 'qemu_stop; exit 143' TERM HUP
+
+# pass MSG: print and count one passing check.
+pass() {
+	echo "PASS $*"
+	TOTAL_PASS=$((TOTAL_PASS + 1))
+}
+
+# fail MSG: print and count one failing check.
+fail() {
+	echo "FAIL $*"
+	TOTAL_FAIL=$((TOTAL_FAIL + 1))
+}
+
+# fail_log MSG: a failing check that names the current log and shows its tail.
+fail_log() {
+	fail "$* (log: $Q_LOG)"
+	show_tail "$Q_LOG"
+}
+
+# show_tail LOG: the last 20 lines of a log, indented, carriage returns removed.
+show_tail() {
+	echo "  --- last 20 lines of $1:"
+	tail -n 20 "$1" 2>/dev/null | tr -d '\r' | awk '{ print "  | " $0 }'
+	echo "  ---"
+}
+
+# suite_header NAME DETAIL: the progress line as a suite starts.
+suite_header() {
+	echo "== $1 ($2)"
+}
+
+# qemu_command CPUS IMAGE: print the QEMU command line (the Makefile's).
+qemu_command() {
+	$MAKE -s --no-print-directory qemu-cmd ARCH="$ARCH" CPUS="$1" FSIMG="$2"
+}
+
+# qemu_start NAME CPUS IMAGE SECS: boot IMAGE in the background with a
+# console FIFO and the log $TESTDIR/NAME.log; QEMU is killed after SECS.
+qemu_start() {
+	qemu_stop
+	Q_LOG=$TESTDIR/$1.log
+	Q_FIFO=$TESTDIR/$1.in
+	Q_SENT=0
+	Q_STATUS=""
+	_cmd=$(qemu_command "$2" "$3") || {
+		echo "lib.sh: make qemu-cmd failed" >&2
+		return 1
+	}
+	rm -f "$Q_FIFO" "$Q_LOG"
+	mkfifo "$Q_FIFO" || return 1
+	exec 9<>"$Q_FIFO"
+	: > "$Q_LOG"
+	Q_T0=$(date +%s%N)
+	timeout "$4" $_cmd <&9 >"$Q_LOG" 2>&1 &
+	Q_PID=$!
+}
+
+# qemu_running: true while the current run's QEMU has not ended. Once it
+# has, collect its exit status into Q_STATUS (and forget its pid).
+qemu_running() {
+	[ -n "$Q_PID" ] || return 1
+	kill -0 "$Q_PID" 2>/dev/null && return 0
+	wait "$Q_PID"
+	Q_STATUS=$?
+	Q_PID=""
+	return 1
+}
+
+# qemu_poll SECS GREP-ARGS...: wait until `grep -q GREP-ARGS log` succeeds.
+# On failure Q_REASON says why: timed out, or QEMU ended (with its status).
+qemu_poll() {
+	_secs=$1
+	shift
+	_deadline=$(($(date +%s) + _secs))
+	while ! grep -q "$@" "$Q_LOG"; do
+		if ! qemu_running; then
+			grep -q "$@" "$Q_LOG" && return 0
+			Q_REASON="QEMU exited with status $Q_STATUS"
+			return 2
+		fi
+		if [ "$(date +%s)" -ge "$_deadline" ]; then
+			Q_REASON="timed out after $_secs s"
+			return 1
+		fi
+		sleep "$Q_POLL"
+	done
+}
+
+# qemu_wait_for STRING [SECS]: wait until STRING appears anywhere in the log.
+qemu_wait_for() {
+	qemu_poll "${2:-$Q_WAIT}" -F -e "$1"
+}
+
+# qemu_wait_line LINE [SECS]: wait for a line exactly LINE (CR allowed at end).
+qemu_wait_line() {
+	qemu_poll "${2:-$Q_WAIT}" -x -F -e "$1" -e "$1$CR"
+}
+
+# qemu_wait_match REGEX [SECS]: wait for a line matching the ERE REGEX
+# (anchor with ^ and $; a CR before the line end is ignored).
+qemu_wait_match() {
+	_re=${1%\$}
+	[ "$_re" = "$1" ] || _re="$_re$CR?\$"
+	qemu_poll "${2:-$Q_WAIT}" -E -e "$_re"
+}
+
+# qemu_prompts: how many shell prompts "$ " the log holds so far.
+qemu_prompts() {
+	grep -o -F '$ ' "$Q_LOG" | wc -l
+}
+
+# qemu_wait_prompt [SECS]: wait for prompt number Q_SENT+1, the one the next
+# command will be typed at (so the last command has finished). Fails like
+# qemu_poll, with Q_REASON, if it does not come.
+qemu_wait_prompt() {
+	_want=$((Q_SENT + 1))
+	_deadline=$(($(date +%s) + ${1:-$Q_WAIT}))
+	while [ "$(qemu_prompts)" -lt "$_want" ]; do
+		if ! qemu_running; then
+			Q_REASON="no prompt: QEMU exited with status $Q_STATUS"
+			return 2
+		fi
+		if [ "$(date +%s)" -ge "$_deadline" ]; then
+			Q_REASON="no prompt after ${1:-$Q_WAIT} s"
+			return 1
+		fi
+		sleep "$Q_POLL"
+	done
+}
+
+# qemu_send LINE [SECS]: wait for prompt number Q_SENT+1, then type LINE.
+qemu_send() {
+	qemu_wait_prompt "$2" || return
+	printf '%s\n' "$1" >&9
+	Q_SENT=$((Q_SENT + 1))
+}
+
+# qemu_wait_exit [SECS]: wait for QEMU to end, killing it after SECS.
+# Its exit status goes to Q_STATUS (124 when the timeout or we ended it);
+# true if that is 0.
+qemu_wait_exit() {
+	_deadline=$(($(date +%s) + ${1:-$Q_WAIT}))
+	while qemu_running; do
+		if [ "$(date +%s)" -ge "$_deadline" ]; then
+			qemu_stop
+			Q_STATUS=124
+			break
+		fi
+		sleep "$Q_POLL"
+	done
+	qemu_stop
+	[ "$Q_STATUS" = 0 ]
+}
+
+# qemu_stop: end the current run, if any, and clean up. TERM goes to the
+# run's own pid (timeout passes it on to QEMU); if that is not enough within
+# 2 s, KILL goes to the run's own process group (timeout made it, pgid = pid).
+qemu_stop() {
+	if [ -n "$Q_PID" ]; then
+		kill "$Q_PID" 2>/dev/null
+		_i=0
+		while qemu_running && [ $_i -lt 40 ]; do
+			sleep 0.05
+			_i=$((_i + 1))
+		done
+		if qemu_running; then
+			kill -9 -- "-$Q_PID" 2>/dev/null
+			wait "$Q_PID" 2>/dev/null
+			Q_PID=""
+		fi
+	fi
+	if [ -n "$Q_FIFO" ]; then
+		exec 9>&-
+		rm -f "$Q_FIFO"
+		Q_FIFO=""
+	fi
+}
+
+# log_results LOG: a test program's result lines and closing line(s).
+log_results() {
+	tr -d '\r' < "$1" | grep -E -e '^(PASS|FAIL) ' -e "$CLOSING"
+}
+
+# log_counts LOG: set R_PASS and R_FAIL from the log's last closing line;
+# false if the log has none.
+log_counts() {
+	_last=$(tr -d '\r' < "$1" | grep -E -e "$CLOSING" | tail -n 1)
+	[ -n "$_last" ] || return 1
+	set -- $_last
+	R_PASS=$1
+	R_FAIL=$3
+}
+
+# run_test_program NAME CPUS IMAGE COMMAND SECS: boot IMAGE, type COMMAND at
+# the prompt, wait (up to SECS) for its closing line and for the next prompt,
+# then print its FAIL lines (every result line if VERBOSE is set) and a
+# summary naming the log, and add its counts to the totals; finally type
+# poweroff and expect QEMU to exit 0. A missing closing line is one failure.
+run_test_program() {
+	_rt_name=$1 _rt_cpus=$2 _rt_img=$3 _rt_prog=$4 _rt_secs=$5
+	if ! qemu_start "$_rt_name" "$_rt_cpus" "$_rt_img" "$((_rt_secs + 90))"; then
+		fail "$_rt_name: could not start QEMU"
+		return 1
+	fi
+	if ! qemu_send "$_rt_prog" 60; then
+		fail_log "$_rt_name: $Q_REASON"
+		qemu_stop
+		return 1
+	fi
+	qemu_wait_match "$CLOSING" "$_rt_secs" && qemu_wait_prompt 30
+	_rt_r=$?
+	if [ -n "$VERBOSE" ]; then
+		log_results "$Q_LOG" | grep -v -E "$CLOSING"
+	else
+		log_results "$Q_LOG" | grep '^FAIL '
+	fi
+	if ! log_counts "$Q_LOG"; then
+		fail_log "$_rt_name: no closing \"N passed, N failed\" line: $Q_REASON"
+		qemu_stop
+		return 1
+	fi
+	TOTAL_PASS=$((TOTAL_PASS + R_PASS))
+	TOTAL_FAIL=$((TOTAL_FAIL + R_FAIL))
+	echo "$_rt_name: $R_PASS passed, $R_FAIL failed (log: $Q_LOG)"
+	if [ $_rt_r -ne 0 ]; then
+		fail_log "$_rt_name: $_rt_prog did not return to the shell: $Q_REASON"
+	elif ! qemu_send poweroff 30 || ! qemu_wait_exit 30; then
+		fail_log "$_rt_name: poweroff did not end QEMU with status 0 (status ${Q_STATUS:-none})"
+	else
+		[ "$R_FAIL" = 0 ]
+		return
+	fi
+	qemu_stop
+	return 1
+}
