@@ -33,13 +33,23 @@ void arch_wait_for_interrupt(void);  // idle: sleep until an interrupt (wfi/hlt)
 // ---- tasks: context switch, first entry, user registers
 void arch_switch_to(struct context *prev, struct context *next);
 void arch_copy_thread(struct task *t, void (*fn)(void *), void *arg);
-void arch_fork_regs(struct pt_regs *child, const struct pt_regs *parent);
+void arch_fork_regs(struct pt_regs *child, const struct pt_regs *parent, u64 sp);
 void arch_start_user(struct pt_regs *regs, u64 pc, u64 sp, u64 argc, u64 argv);
 long arch_syscall_nr(const struct pt_regs *regs);
 long arch_syscall_arg(const struct pt_regs *regs, int n);
 void arch_syscall_set_return(struct pt_regs *regs, long val);
 u64  arch_user_pc(const struct pt_regs *regs);
 struct pt_regs *task_pt_regs(struct task *t);
+
+// ---- signals and system-call restart
+struct k_sigaction;
+int  arch_setup_sigframe(struct pt_regs *regs, int sig, const struct k_sigaction *ka,
+                         sigset_t saved_mask);   // 0 or -EFAULT
+int  arch_restore_sigframe(struct pt_regs *regs, sigset_t *mask);  // 0 or -EFAULT
+bool arch_in_syscall(const struct pt_regs *regs);   // stopped in a restartable call
+void arch_syscall_restart(struct pt_regs *regs);    // re-issue it on return
+void arch_syscall_done(struct pt_regs *regs);       // never restart it
+void arch_syscall_set_arg(struct pt_regs *regs, int n, long val); // for the restart
 
 // ---- page tables
 void arch_switch_mm(pte_t *pgd);     // load pgd and flush stale translations

@@ -1,6 +1,8 @@
-// The console device (major 1): line editing on input, like a terminal
-// in canonical mode. Backspace erases a character, ^U the line, ^D ends
-// input (a read returns what is there, or 0 on an empty line).
+// The console device (major 1): a terminal in canonical mode. Input is
+// edited a line at a time (backspace erases a character, ^U the line, ^D
+// ends input); ^C, ^Z and ^\ send SIGINT, SIGTSTP and SIGQUIT to the
+// foreground process group, which tcsetpgrp() chooses. A background
+// process that reads gets SIGTTIN, as on Linux.
 #include "task.h"
 #include "fs.h"
 
@@ -8,11 +10,12 @@
 #define CTRL(x) ((x) - '@')
 
 static struct {
-  struct spinlock lock;   // guards buf and the indexes
+  struct spinlock lock;   // guards everything below
   char buf[INPUT_BUF];
   u32 r;                  // next byte a read takes
   u32 w;                  // end of completed lines
   u32 e;                  // end of the line being edited
+  int fg_pgrp;            // foreground process group, 0 if none
 } cons;
 
 // Serializes writers so that one write() reaches the screen unbroken.
@@ -32,10 +35,21 @@ static void echo(int c)
   }
 }
 
-// One byte from the UART, in interrupt context.
-void console_intr(int c)
+
+// The signal a control character sends, or 0.
+static int intr_signal(int c)
 {
-  spin_lock(&cons.lock);
+  switch (c) {
+  case CTRL('C'):  return SIGINT;
+  case CTRL('Z'):  return SIGTSTP;
+  case CTRL('\\'): return SIGQUIT;
+  default:         return 0;
+  }
+}
+
+// Edit the input line with one byte. Caller holds cons.lock.
+static void edit(int c)
+{
   switch (c) {
   case CTRL('U'):
     while (cons.e != cons.w && cons.buf[(cons.e - 1) % INPUT_BUF] != '\n') {
@@ -63,20 +77,56 @@ void console_intr(int c)
     }
     break;
   }
+}
+
+// One byte from the UART, in interrupt context.
+void console_intr(int c)
+{
+  int sig = intr_signal(c), pgrp = 0;
+  spin_lock(&cons.lock);
+  if (sig) {
+    echo('^');
+    echo(c + '@');
+    echo('\n');
+    cons.e = cons.w;      // the line being typed is discarded
+    pgrp = cons.fg_pgrp;
+  } else {
+    edit(c);
+  }
   spin_unlock(&cons.lock);
+  if (sig && pgrp)
+    kill_pgrp(pgrp, sig);
+}
+
+// A reader outside the foreground group: SIGTTIN to its group, unless it
+// ignores or blocks that (then -EIO). Returns 0 if it may read.
+static int background_read_check(void)
+{
+  struct task *t = current;
+  int fg = READ_ONCE(cons.fg_pgrp), pgrp = t->signal->pgrp;
+  if (!fg || pgrp == fg)
+    return 0;
+  if ((t->blocked & sigmask(SIGTTIN)) ||
+      t->sighand->action[SIGTTIN - 1].handler == SIG_IGN)
+    return -EIO;
+  kill_pgrp(pgrp, SIGTTIN);
+  return -ERESTARTSYS;
 }
 
 // Read up to one line. Returns the count, 0 at ^D on an empty line,
-// -EINTR or -EFAULT.
+// -ERESTARTSYS, -EIO or -EFAULT.
 static long console_read(struct file *f, u64 udst, long n)
 {
   long got = 0;
+  int err = background_read_check();
+  if (err < 0)
+    return err;
   spin_lock(&cons.lock);
   while (got < n) {
     while (cons.r == cons.w) {
       if (sleep_interruptible(&cons.r, &cons.lock) < 0) {
         spin_unlock(&cons.lock);
-        return got ? got : -EINTR;
+        return got ? got : -ERESTARTSYS;
       }
     }
     char c = cons.buf[cons.r % INPUT_BUF];
@@ -119,6 +169,9 @@ static long console_write(struct file *f, u64 usrc, long n)
   }
   return done;
 }
+
+void console_set_pgrp(int pgrp) { WRITE_ONCE(cons.fg_pgrp, pgrp); }
+int  console_pgrp(void) { return READ_ONCE(cons.fg_pgrp); }
 
 void console_init(void)
 {

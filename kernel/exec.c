@@ -188,7 +188,9 @@ int kernel_execve(const char *path, char *const argv[], bool user_argv)
     goto fail;
   }
 
-  // Point of no return: switch to the new image.
+  // Point of no return: the other threads go, then the old image.
+  if ((err = de_thread()) < 0)
+    goto fail;
   struct task *t = current;
   struct mm_struct *old = t->mm;
   t->mm = mm;
@@ -197,6 +199,7 @@ int kernel_execve(const char *path, char *const argv[], bool user_argv)
     mmput(old);
   set_task_comm(t, basename(path));
   t->flags &= ~TF_KTHREAD;   // kernel_init becomes a user process
+  flush_signal_handlers(t);
   arch_start_user(task_pt_regs(t), entry, sp, argc, argvp);
   return argc;
 

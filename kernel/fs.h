@@ -92,6 +92,8 @@ int kernel_execve(const char *path, char *const argv[], bool user_argv);
 
 // console.c
 void console_init(void);
+void console_set_pgrp(int pgrp);
+int  console_pgrp(void);
 
 // Copy to a user or kernel destination (readi/writei's user flag).
 int either_copyout(bool user, u64 dst, const void *src, u64 n);

@@ -13,6 +13,7 @@ extern volatile int secondaries_go;
 static void kernel_init(void *arg)
 {
   static char *const argv[] = { "init", NULL };
+  current->signal->pgrp = current->signal->session = current->tid;
   fs_init(ROOTDEV);
   struct inode *root;
   begin_op();

@@ -52,7 +52,7 @@ void pipeclose(struct pipe *p, bool writable)
 }
 
 // Write all n bytes, sleeping while full. Returns n, or the count written
-// before the reader left (-EPIPE if none), a signal came (-EINTR if
+// before the reader left (-EPIPE and SIGPIPE if none), a signal came (-ERESTARTSYS if
 // none), or a bad address (-EFAULT if none).
 long pipewrite(struct pipe *p, u64 usrc, long n)
 {
@@ -60,6 +60,8 @@ long pipewrite(struct pipe *p, u64 usrc, long n)
   spin_lock(&p->lock);
   while (i < n) {
     if (!p->readopen) {
+      if (i == 0)
+        send_signal(current, SIGPIPE, false);
       err = -EPIPE;
       break;
     }
@@ -88,14 +90,14 @@ long pipewrite(struct pipe *p, u64 usrc, long n)
 }
 
 // Read up to n bytes, sleeping while empty and a writer remains.
-// Returns the count, 0 at end of file, -EINTR or -EFAULT.
+// Returns the count, 0 at end of file, -ERESTARTSYS or -EFAULT.
 long piperead(struct pipe *p, u64 udst, long n)
 {
   spin_lock(&p->lock);
   while (p->nread == p->nwrite && p->writeopen) {
     if (sleep_interruptible(&p->nread, &p->lock) < 0) {
       spin_unlock(&p->lock);
-      return -EINTR;
+      return -ERESTARTSYS;
     }
   }
   long i = 0;

@@ -166,14 +166,23 @@ void sleep(void *chan, struct spinlock *lk)
   sleep_on(chan, lk, TASK_UNINTERRUPTIBLE);
 }
 
-// Interruptible sleep (state S): wakeup(chan) or a signal ends it.
-// Returns -EINTR if a signal is pending (then it may not have slept), else 0.
+// Sleep interruptibly (state S): wakeup(chan) or a signal ends it.
+// Returns -ERESTARTSYS if a signal is pending (then it may not have
+// slept), else 0. The system call then restarts or fails with -EINTR,
+// as the signal's handler decides.
 int sleep_interruptible(void *chan, struct spinlock *lk)
 {
   if (signal_pending(current))
-    return -EINTR;
+    return -ERESTARTSYS;
   sleep_on(chan, lk, TASK_INTERRUPTIBLE);
-  return signal_pending(current) ? -EINTR : 0;
+  return signal_pending(current) ? -ERESTARTSYS : 0;
+}
+
+// Sleep in a job-control state (TASK_STOPPED, TASK_TRACED) until
+// wake_up_state() names it. Caller holds lk; returns holding it again.
+void sleep_in_state(struct spinlock *lk, enum task_state state)
+{
+  sleep_on(NULL, lk, state);
 }
 
 // Wake every task sleeping on chan. Caller may hold the sleepers' lk.

@@ -1,11 +1,12 @@
 // System calls about tasks and time.
 #include "task.h"
 #include "syscall.h"
-#include "signal_nr.h"
 
-long sys_fork(struct pt_regs *regs) { return copy_process_user(); }
 
-long sys_exit(struct pt_regs *regs) { do_exit((ARG(0) & 0xff) << 8); }
+long sys_fork(struct pt_regs *regs) { return copy_process(0, 0, 0); }
+
+// exit() ends the whole process, as Linux's exit_group.
+long sys_exit(struct pt_regs *regs) { do_group_exit((ARG(0) & 0xff) << 8); }
 
 long sys_waitpid(struct pt_regs *regs)
 {
@@ -26,22 +27,6 @@ long sys_getppid(struct pt_regs *regs)
   return tid;
 }
 
-long sys_kill(struct pt_regs *regs)
-{
-  int pid = ARG(0), sig = ARG(1);
-  if (sig < 0 || sig > NSIG)
-    return -EINVAL;
-  spin_lock(&tasklist_lock);
-  struct task *t = find_task_by_tid(pid);
-  if (!t || t->exit_state || (t->flags & TF_KTHREAD)) {
-    spin_unlock(&tasklist_lock);
-    return -ESRCH;
-  }
-  if (sig)
-    send_signal(t, sig);
-  spin_unlock(&tasklist_lock);
-  return 0;
-}
 
 // sbrk(n): move the break by n bytes; returns the old break or -ENOMEM.
 long sys_sbrk(struct pt_regs *regs)
@@ -78,7 +63,8 @@ long sys_sbrk(struct pt_regs *regs)
   return ret;
 }
 
-// sleep(ticks): -EINTR if a signal came first.
+// sleep(ticks). A signal with a handler ends it with -EINTR; otherwise
+// (a stop and continue, say) it resumes for the time that was left.
 long sys_sleep(struct pt_regs *regs)
 {
   long n = ARG(0);
@@ -86,8 +72,10 @@ long sys_sleep(struct pt_regs *regs)
     return -EINVAL;
   u64 deadline = jiffies + n;
   while ((long)(deadline - jiffies) > 0) {
-    if (signal_pending(current))
-      return -EINTR;
+    if (signal_pending(current)) {
+      arch_syscall_set_arg(regs, 0, deadline - jiffies);
+      return -ERESTARTNOHAND;
+    }
     schedule_timeout(deadline - jiffies);
   }
   return 0;

@@ -1,9 +1,9 @@
-// Task lifetime: the task table, fork (copy_process), kernel threads,
-// exit and wait. tasklist_lock guards task slots, tids, parent links and
-// exit state; rq_lock (sched.c) guards run state.
+// The task table and task creation: copy_process() for fork and threads,
+// create_kthread() for kernel threads. tasklist_lock guards slots, tids and
+// parent links; a slot joins or leaves a thread group only with the
+// group's siglock held as well.
 #include "task.h"
 #include "fs.h"
-#include "signal_nr.h"
 
 struct task tasks[NTASK];
 struct cpu cpus[NCPU];
@@ -16,8 +16,12 @@ static char task_stacks[NTASK][KSTACK_SIZE] __aligned(PAGE_SIZE);
 void task_init(void)
 {
   spin_lock_init(&tasklist_lock, "tasklist");
-  for (struct task *t = tasks; t < &tasks[NTASK]; t++)
-    spin_lock_init(&t->siglock, "siglock");
+}
+
+// Is t a live member of some group (not free, not reaped)?
+static bool task_alive(struct task *t)
+{
+  return t->attached && t->exit_state != EXIT_DEAD;
 }
 
 // The live (not reaped) task with this tid, or NULL. Caller holds
@@ -27,9 +31,24 @@ struct task *find_task_by_tid(int tid)
   if (tid <= 0)
     return NULL;
   for (struct task *t = tasks; t < &tasks[NTASK]; t++)
-    if (t->used && t->tid == tid && t->exit_state != EXIT_DEAD)
+    if (task_alive(t) && t->tid == tid)
       return t;
   return NULL;
+}
+
+// Walk a thread group's unreaped tasks (zombies included), in table
+// order. Caller holds tasklist_lock or the group's siglock.
+struct task *next_thread(struct signal_struct *sig, struct task *t)
+{
+  for (t = t ? t + 1 : tasks; t < &tasks[NTASK]; t++)
+    if (task_alive(t) && t->signal == sig)
+      return t;
+  return NULL;
+}
+
+struct task *first_thread(struct signal_struct *sig)
+{
+  return next_thread(sig, NULL);
 }
 
 void set_task_comm(struct task *t, const char *name)
@@ -37,55 +56,46 @@ void set_task_comm(struct task *t, const char *name)
   strlcpy(t->comm, name, sizeof(t->comm));
 }
 
-// Claim a free slot with a kernel stack and a fresh tid.
-// Returns NULL (with *err set) if there is no slot or no memory.
-static struct task *alloc_task(int *err)
+// A slot can be reused once its task is reaped and off every CPU.
+static bool slot_free(struct task *t)
+{
+  return !t->used || (t->exit_state == EXIT_DEAD && !READ_ONCE(t->on_cpu));
+}
+
+// Claim a free slot with a kernel stack and a fresh tid. The task is not
+// yet in any group and not runnable. NULL if the table is full.
+static struct task *alloc_task(void)
 {
   struct task *t = NULL;
-
   spin_lock(&tasklist_lock);
   for (struct task *p = tasks; p < &tasks[NTASK]; p++)
-    if (!p->used) {
+    if (slot_free(p)) {
       t = p;
-      t->used = true;
-      t->tid = next_tid++;
       break;
     }
-  spin_unlock(&tasklist_lock);
-  if (!t) {
-    *err = -EAGAIN;
-    return NULL;
+  if (t) {
+    memset(t, 0, sizeof(*t));
+    t->used = true;
+    t->tid = t->tgid = next_tid++;
+    t->exit_signal = -1;
+    t->state = TASK_UNINTERRUPTIBLE;   // until wake_up_new_task()
+    t->group_leader = t;
+    t->kstack = task_stacks[t - tasks];
+    *(u64 *)t->kstack = STACK_END_MAGIC;
   }
-  // The kernel stack must be contiguous: use the static per-slot area.
-  t->kstack = task_stacks[t - tasks];
-  *(u64 *)t->kstack = STACK_END_MAGIC;
-  t->state = TASK_UNINTERRUPTIBLE;   // not runnable until woken as new
-  t->exit_state = 0;
-  t->exit_code = 0;
-  t->pending = 0;
-  t->ti.flags = 0;
-  t->flags = 0;
-  t->utime = t->stime = 0;
-  t->mm = NULL;
-  t->files = NULL;
-  t->fs = NULL;
-  t->wchan = NULL;
-  t->wake_at = 0;
+  spin_unlock(&tasklist_lock);
   return t;
 }
 
-// Return a slot to the table. The task must never run again.
-static void free_task(struct task *t)
+// Release a slot that never ran (creation failed part way).
+void free_task_slot(struct task *t)
 {
   spin_lock(&tasklist_lock);
   t->used = false;
-  t->tid = 0;
-  t->parent = NULL;
-  t->exit_state = 0;
   spin_unlock(&tasklist_lock);
 }
 
-// ---- shared parts: address space, files, current directory
+// ---- what tasks share: address space, files, cwd, handlers, signal state
 
 struct mm_struct *mm_alloc(void)
 {
@@ -103,24 +113,24 @@ struct mm_struct *mm_alloc(void)
 }
 
 // Drop a reference; the last one frees every user page and the tables.
+// The caller must not be running on mm's page table.
 void mmput(struct mm_struct *mm)
 {
   if (__atomic_sub_fetch(&mm->users, 1, __ATOMIC_ACQ_REL) > 0)
     return;
-
   pgd_free(mm->pgd);
   free_page(mm);
 }
 
-// A private copy of the current address space (fork).
+// A private copy of an address space (fork).
 static struct mm_struct *dup_mm(struct mm_struct *old)
 {
   struct mm_struct *mm = mm_alloc();
   if (!mm)
     return NULL;
+  spin_lock(&old->lock);
   mm->start_brk = old->start_brk;
   mm->brk = old->brk;
-  spin_lock(&old->lock);
   int err = copy_user_range(mm->pgd, old->pgd, 0, old->brk);
   spin_unlock(&old->lock);
   if (err < 0) {
@@ -155,7 +165,7 @@ static struct files_struct *dup_files(struct files_struct *old)
   return f;
 }
 
-static void put_files(struct files_struct *f)
+void put_files(struct files_struct *f)
 {
   if (__atomic_sub_fetch(&f->count, 1, __ATOMIC_ACQ_REL) > 0)
     return;
@@ -175,7 +185,7 @@ static struct fs_struct *dup_fs(struct fs_struct *old)
   return fs;
 }
 
-static void put_fs(struct fs_struct *fs)
+void put_fs(struct fs_struct *fs)
 {
   if (__atomic_sub_fetch(&fs->users, 1, __ATOMIC_ACQ_REL) > 0)
     return;
@@ -187,6 +197,50 @@ static void put_fs(struct fs_struct *fs)
   free_page(fs);
 }
 
+// Handlers for a new process: a copy of old's, or all default.
+static struct sighand_struct *dup_sighand(struct sighand_struct *old)
+{
+  struct sighand_struct *sh = alloc_page();
+  if (!sh)
+    return NULL;
+  sh->count = 1;
+  spin_lock_init(&sh->siglock, "siglock");
+  if (old) {
+    spin_lock(&old->siglock);
+    memcpy(sh->action, old->action, sizeof(sh->action));
+    spin_unlock(&old->siglock);
+  }
+  return sh;
+}
+
+void put_sighand(struct sighand_struct *sh)
+{
+  if (__atomic_sub_fetch(&sh->count, 1, __ATOMIC_ACQ_REL) == 0)
+    free_page(sh);
+}
+
+// Shared signal state for a new process, in old's process group.
+static struct signal_struct *alloc_signal(struct signal_struct *old)
+{
+  struct signal_struct *sig = alloc_page();
+  if (!sig)
+    return NULL;
+  sig->count = 1;
+  if (old) {
+    sig->pgrp = old->pgrp;
+    sig->session = old->session;
+  }
+  return sig;
+}
+
+void put_signal(struct signal_struct *sig)
+{
+  if (__atomic_sub_fetch(&sig->count, 1, __ATOMIC_ACQ_REL) == 0)
+    free_page(sig);
+}
+
+static void get_ref(int *count) { __atomic_fetch_add(count, 1, __ATOMIC_RELAXED); }
+
 // Undo a half-built task from copy_process().
 static void abort_new_task(struct task *t)
 {
@@ -196,168 +250,124 @@ static void abort_new_task(struct task *t)
     put_files(t->files);
   if (t->fs)
     put_fs(t->fs);
-  free_task(t);
+  if (t->sighand)
+    put_sighand(t->sighand);
+  if (t->signal)
+    put_signal(t->signal);
+  free_task_slot(t);
 }
 
-// fork: a new process that is a copy of the caller. Returns the child's
-// tid to the parent (the child returns 0 from the system call), or
-// -EAGAIN / -ENOMEM.
-int copy_process_user(void)
+// Give t what it shares with, or copies from, the current task.
+static int copy_shared(struct task *t, u64 flags)
 {
   struct task *p = current;
-  int err = -ENOMEM;
-  struct task *t = alloc_task(&err);
-  if (!t)
-    return err;
+  if (flags & CLONE_THREAD) {
+    get_ref(&p->mm->users);
+    get_ref(&p->files->count);
+    get_ref(&p->fs->users);
+    get_ref(&p->sighand->count);
+    get_ref(&p->signal->count);
+    t->mm = p->mm;
+    t->files = p->files;
+    t->fs = p->fs;
+    t->sighand = p->sighand;
+    t->signal = p->signal;
+    return 0;
+  }
   t->mm = dup_mm(p->mm);
   t->files = dup_files(p->files);
   t->fs = dup_fs(p->fs);
-  if (!t->mm || !t->files || !t->fs) {
-    abort_new_task(t);
-    return -ENOMEM;
+  t->sighand = dup_sighand(p->sighand);
+  t->signal = alloc_signal(p->signal);
+  return t->mm && t->files && t->fs && t->sighand && t->signal ? 0 : -ENOMEM;
+}
+
+// Link t into the task tree and its thread group, and make it runnable.
+// Fails with -EINTR if the group is exiting (a fatal signal won the race).
+static int attach_task(struct task *t, u64 flags)
+{
+  struct task *p = current;
+  spin_lock(&tasklist_lock);
+  spin_lock(&p->sighand->siglock);
+  if (p->signal->flags & SIGNAL_GROUP_EXIT || fatal_signal_pending(p)) {
+    spin_unlock(&p->sighand->siglock);
+    spin_unlock(&tasklist_lock);
+    return -EINTR;
   }
+  t->blocked = p->blocked;
+  if (flags & CLONE_THREAD) {
+    t->group_leader = p->group_leader;
+    t->tgid = p->tgid;
+    t->parent = p->parent;
+    // A thread born during a group stop joins it.
+    if (p->signal->group_stop_count > 0) {
+      p->signal->group_stop_count++;
+      t->jobctl = JOBCTL_STOP_PENDING | JOBCTL_STOP_CONSUME;
+      set_tsk_thread_flag(t, TIF_SIGPENDING);
+    }
+  } else {
+    t->parent = p;
+    t->exit_signal = SIGCHLD;
+  }
+  t->attached = true;
+  spin_unlock(&p->sighand->siglock);
+  spin_unlock(&tasklist_lock);
+  return 0;
+}
+
+// fork (clone_flags 0) or a new thread of the caller's group
+// (CLONE_THREAD_FLAGS, optionally CLONE_CHILD_CLEARTID with ctid, running
+// on user stack `stack`). Returns the new tid, or -EINVAL, -EAGAIN,
+// -ENOMEM, -EINTR.
+int copy_process(u64 clone_flags, u64 stack, u64 ctid)
+{
+  struct task *p = current;
+  u64 share = clone_flags & ~CLONE_CHILD_CLEARTID;
+  if (share != 0 && share != CLONE_THREAD_FLAGS)
+    return -EINVAL;
+  if ((clone_flags & CLONE_THREAD) && (stack == 0 || stack >= USER_TOP))
+    return -EINVAL;
+  struct task *t = alloc_task();
+  if (!t)
+    return -EAGAIN;
+  int err = copy_shared(t, clone_flags);
+  if (err == 0)
+    err = attach_task(t, clone_flags);
+  if (err < 0) {
+    abort_new_task(t);
+    return err;
+  }
+  if (clone_flags & CLONE_CHILD_CLEARTID)
+    t->clear_child_tid = ctid;
   set_task_comm(t, p->comm);
   arch_copy_thread(t, NULL, NULL);
-  arch_fork_regs(task_pt_regs(t), task_pt_regs(p));
-  spin_lock(&tasklist_lock);
-  t->parent = p;
+  arch_fork_regs(task_pt_regs(t), task_pt_regs(p), stack);
   int tid = t->tid;
-  spin_unlock(&tasklist_lock);
   wake_up_new_task(t);
   return tid;
 }
 
-// A task that runs fn(arg) in the kernel, child of the caller (or of
-// nobody at boot). Returns it, already runnable, or NULL.
+// A task that runs fn(arg) in the kernel, with its own (empty) files and
+// default signal handling. Returns it, already runnable, or NULL.
 struct task *create_kthread(void (*fn)(void *), void *arg, const char *name)
 {
-  int err;
-  struct task *t = alloc_task(&err);
+  struct task *t = alloc_task();
   if (!t)
     return NULL;
   t->flags = TF_KTHREAD;
   t->fs = dup_fs(NULL);
   t->files = files_alloc();
-  if (!t->fs || !t->files) {
+  t->sighand = dup_sighand(NULL);
+  t->signal = alloc_signal(NULL);
+  if (!t->fs || !t->files || !t->sighand || !t->signal) {
     abort_new_task(t);
     return NULL;
   }
+  spin_lock(&tasklist_lock);
+  t->attached = true;
+  spin_unlock(&tasklist_lock);
   set_task_comm(t, name);
   arch_copy_thread(t, fn, arg);
   wake_up_new_task(t);
   return t;
-}
-
-// Give t's children to init. Caller holds tasklist_lock.
-static void forget_original_parent(struct task *t)
-{
-  bool zombies = false;
-  for (struct task *c = tasks; c < &tasks[NTASK]; c++)
-    if (c->used && c->parent == t) {
-      c->parent = init_task;
-      zombies |= c->exit_state == EXIT_ZOMBIE;
-    }
-  if (zombies)
-    wakeup(init_task);
-}
-
-// End the current task with a Linux wait status (exit code << 8, or the
-// signal number). Frees what it can; the parent reaps the rest.
-void __noreturn do_exit(int code)
-{
-  struct task *t = current;
-  if (t == init_task)
-    panic("init exited (status %x)", code);
-  t->flags |= TF_EXITING;
-  if (t->files) {
-    put_files(t->files);
-    t->files = NULL;
-  }
-  if (t->fs) {
-    put_fs(t->fs);
-    t->fs = NULL;
-  }
-  // The mm stays until the parent reaps us: we still run on its page table.
-  spin_lock(&tasklist_lock);
-  forget_original_parent(t);
-  t->exit_code = code;
-  t->exit_state = EXIT_ZOMBIE;
-  if (t->parent)
-    wakeup(t->parent);
-  // Holding tasklist_lock into rq_lock keeps the parent from reaping us
-  // before we are off the CPU (it checks on_cpu).
-  spin_lock(&rq_lock);
-  spin_unlock(&tasklist_lock);
-  t->state = TASK_DEAD;
-  schedule_dead();
-}
-
-void __noreturn kthread_exit(void)
-{
-  do_exit(0);
-}
-
-// Free a zombie's remains. Caller holds tasklist_lock; the zombie is
-// marked EXIT_DEAD, so nobody else will touch it.
-static void release_task(struct task *t)
-{
-  while (READ_ONCE(t->on_cpu))
-    ;   // it is in its final switch on another CPU
-  if (t->mm) {
-    mmput(t->mm);
-    t->mm = NULL;
-  }
-  t->used = false;
-  t->tid = 0;
-  t->parent = NULL;
-  t->exit_state = 0;
-}
-
-// Does child c match waitpid's pid argument?
-static bool wait_match(struct task *c, int pid)
-{
-  return pid == -1 || c->tid == pid;
-}
-
-// waitpid: reap a zombie child matching pid (-1: any), storing its status
-// at ustatus if non-zero. Returns its tid, 0 (WNOHANG, none ready),
-// -ECHILD, -EFAULT (child left unreaped) or -EINTR.
-int do_wait(int pid, u64 ustatus, int options)
-{
-  struct task *me = current;
-  spin_lock(&tasklist_lock);
-  for (;;) {
-    bool have = false;
-    for (struct task *c = tasks; c < &tasks[NTASK]; c++) {
-      if (!c->used || c->parent != me || !wait_match(c, pid))
-        continue;
-      have = true;
-      if (c->exit_state != EXIT_ZOMBIE)
-        continue;
-      int tid = c->tid, status = c->exit_code;
-      if (ustatus && (!user_page(me->mm->pgd, ustatus, true) ||
-                      !user_page(me->mm->pgd, ustatus + sizeof(int) - 1, true))) {
-        spin_unlock(&tasklist_lock);
-        return -EFAULT;
-      }
-      c->exit_state = EXIT_DEAD;
-      release_task(c);
-      spin_unlock(&tasklist_lock);
-      if (ustatus && copy_to_user((void *)ustatus, &status, sizeof(status)) < 0)
-        return -EFAULT;
-      return tid;
-    }
-    if (!have) {
-      spin_unlock(&tasklist_lock);
-      return -ECHILD;
-    }
-    if (options & 1) {   // WNOHANG
-      spin_unlock(&tasklist_lock);
-      return 0;
-    }
-    if (sleep_interruptible(me, &tasklist_lock) < 0) {
-      spin_unlock(&tasklist_lock);
-      return -EINTR;
-    }
-  }
 }

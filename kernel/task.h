@@ -3,6 +3,7 @@
 #define TASKLAB_TASK_H
 #include "kernel.h"
 #include "spinlock.h"
+#include "signal.h"
 
 // task->state (guarded by rq_lock). Linux's letters in comments.
 enum task_state {
@@ -72,16 +73,25 @@ struct task {
   int cpu;                 // CPU it runs or last ran on
   u64 wake_at;             // jiffies deadline of schedule_timeout(), 0 if none
 
-  // tasklist_lock:
+  // tasklist_lock (and, for used/signal/exit_state, the group's siglock):
   bool used;               // slot is allocated
+  bool attached;           // in the task tree and its group (and siglock)
   int tid;
+  int tgid;                // the thread group leader's tid
   int exit_state;          // 0, EXIT_ZOMBIE, EXIT_DEAD
   int exit_code;           // Linux wait status
+  int exit_signal;         // sent to the parent at exit; -1 for threads
   struct task *parent;
+  struct task *group_leader;
 
-  // siglock:
-  struct spinlock siglock;
-  sigset_t pending;        // signals sent to this task
+  // sighand->siglock:
+  struct signal_struct *signal;
+  struct sighand_struct *sighand;
+  sigset_t pending;        // signals sent to this thread
+  sigset_t blocked;
+  sigset_t saved_sigmask;  // restored after a sigsuspend handler
+  bool restore_sigmask;
+  u32 jobctl;              // JOBCTL_*
 
   // Private to the task (or set before it first runs):
   u32 flags;               // TF_*
@@ -89,6 +99,7 @@ struct task {
   struct mm_struct *mm;
   struct files_struct *files;
   struct fs_struct *fs;
+  u64 clear_child_tid;     // user address zeroed and futex-woken at exit
   u64 utime, stime;        // ticks charged in user and kernel mode
   char comm[TASK_COMM_LEN];
 };
@@ -117,6 +128,7 @@ void __noreturn cpu_idle(void);
 void schedule(void);
 void sleep(void *chan, struct spinlock *lk);
 int  sleep_interruptible(void *chan, struct spinlock *lk);
+void sleep_in_state(struct spinlock *lk, enum task_state state);
 void wakeup(void *chan);
 void wake_up_new_task(struct task *t);
 bool wake_up_state(struct task *t, int states);
@@ -128,18 +140,41 @@ void resched_tick(void);
 // task.c
 void task_init(void);
 struct task *find_task_by_tid(int tid);
-int  copy_process_user(void);
+struct task *first_thread(struct signal_struct *sig);
+struct task *next_thread(struct signal_struct *sig, struct task *t);
+#define for_each_thread(sig, t) for (t = first_thread(sig); t; t = next_thread(sig, t))
+int  copy_process(u64 clone_flags, u64 stack, u64 ctid);
 struct task *create_kthread(void (*fn)(void *), void *arg, const char *name);
-void __noreturn do_exit(int code);
-void __noreturn kthread_exit(void);
-int  do_wait(int pid, u64 ustatus, int options);
 void set_task_comm(struct task *t, const char *name);
 void mmput(struct mm_struct *mm);
 struct mm_struct *mm_alloc(void);
+void put_files(struct files_struct *f);
+void put_fs(struct fs_struct *fs);
+void put_signal(struct signal_struct *sig);
+void put_sighand(struct sighand_struct *sh);
+void free_task_slot(struct task *t);
+static inline bool thread_group_leader(struct task *t) { return t->group_leader == t; }
+static inline bool same_thread_group(struct task *a, struct task *b) { return a->signal == b->signal; }
+#define CLONE_VM       0x00000100
+#define CLONE_FS       0x00000200
+#define CLONE_FILES    0x00000400
+#define CLONE_SIGHAND  0x00000800
+#define CLONE_THREAD   0x00010000
+#define CLONE_CHILD_CLEARTID 0x00200000
+#define CLONE_THREAD_FLAGS (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD)
+
+// exit.c
+void __noreturn do_exit(int code);
+void __noreturn do_group_exit(int code);
+void __noreturn kthread_exit(void);
+int  do_wait(int pid, u64 ustatus, int options);
+void wait_for_other_threads(void);
+bool thread_group_empty(struct task *leader);
+void reparent_after_exec(struct task *t);
+
+// futex.c
+int futex_wait(u64 uaddr, u32 val);
+int futex_wake(u64 uaddr, int n);
 
 
-// signal.c
-int  send_signal(struct task *t, int sig);
-bool fatal_signal_pending(struct task *t);
-void do_signal(struct pt_regs *regs);
 #endif

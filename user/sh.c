@@ -335,7 +335,7 @@ markreaped(struct job *j, int pid, int status)
 
 // Return how bash describes a death by signal sig.
 static const char *
-signame(int sig)
+sig_describe(int sig)
 {
   switch (sig) {
   case SIGHUP:  return "Hangup";
@@ -365,7 +365,7 @@ describe(char *buf, int size, int status)
   const char *name;
 
   if (WIFSIGNALED(status)) {
-    name = signame(WTERMSIG(status));
+    name = sig_describe(WTERMSIG(status));
     if (name)
       snprintf(buf, size, "%s", name);
     else
@@ -604,7 +604,7 @@ reportfg(int status)
   // Interrupt and Broken pipe are what the user asked for; keep quiet.
   if (!WIFSIGNALED(status) || WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGPIPE)
     return;
-  name = signame(WTERMSIG(status));
+  name = sig_describe(WTERMSIG(status));
   if (name)
     fprintf(STDERR, "%s\n", name);
   else

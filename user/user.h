@@ -87,6 +87,65 @@ int poweroff(int code);         // 0: success; QEMU exits with code
 long freemem(void);             // free physical pages, for leak checks
 int fault_inject(int what);     // 1: power off mid-commit of the next fs operation (tests)
 
+
+// ---- signals (kernel/signal.h has the kernel's side)
+typedef unsigned long sigset_t;   // bit (sig - 1) stands for sig
+typedef void (*sighandler_t)(int);
+#define SIG_DFL ((sighandler_t)0)
+#define SIG_IGN ((sighandler_t)1)
+#define SIG_ERR ((sighandler_t)-1)
+#define SA_RESTART   0x10000000
+#define SA_NODEFER   0x40000000
+#define SA_RESETHAND 0x80000000
+#define SIG_BLOCK   0
+#define SIG_UNBLOCK 1
+#define SIG_SETMASK 2
+
+struct sigaction {
+  void (*sa_handler)(int);
+  sigset_t sa_mask;
+  int sa_flags;
+};
+
+int sigaction(int sig, const struct sigaction *act, struct sigaction *old);  // user/lib/signal.c
+sighandler_t signal(int sig, sighandler_t handler);
+int sigprocmask(int how, const sigset_t *set, sigset_t *old);
+int sigpending(sigset_t *set);
+int sigsuspend(const sigset_t *mask);
+int pause(void);
+int tgkill(int tgid, int tid, int sig);
+int raise(int sig);
+int sigemptyset(sigset_t *set);
+int sigfillset(sigset_t *set);
+int sigaddset(sigset_t *set, int sig);
+int sigdelset(sigset_t *set, int sig);
+int sigismember(const sigset_t *set, int sig);
+const char *signame(int sig);      // "KILL" for 9, NULL if unknown
+int signum(const char *name);      // 9 for "KILL" or "SIGKILL", -1 if unknown
+
+// ---- threads (user/lib/thread.c)
+int gettid(void);
+int thread_create(void (*fn)(void *), void *arg);  // returns the new tid or -errno
+int thread_join(int tid);                          // 0, or -ESRCH if not ours
+void thread_exit(void) __attribute__((noreturn));  // ends this thread only
+#define THREAD_STACK_SIZE 16384
+
+// ---- process groups and the terminal
+int setpgid(int pid, int pgid);
+int getpgrp(void);
+int tcsetpgrp(int fd, int pgrp);
+int tcgetpgrp(int fd);
+
+// Raw system calls behind the library calls above.
+struct kernel_sigaction { ulong handler, flags, restorer; sigset_t mask; };
+int rt_sigaction(int sig, const struct kernel_sigaction *act, struct kernel_sigaction *old);
+void rt_sigreturn(void);
+int clone(ulong flags, void *stack, int *ctid);
+void exit_thread(int status) __attribute__((noreturn));
+int futex(int *uaddr, int op, int val);
+#define FUTEX_WAIT 0
+#define FUTEX_WAKE 1
+
 // user/lib/ulib.c
 int wait(int *status);          // waitpid(-1, status, 0)
 int stat(const char *path, struct stat *st);

@@ -59,21 +59,6 @@ putstr(int fd, const char *s)
   write(fd, s, strlen(s));
 }
 
-// The name of signal sig, for messages.
-static const char *
-signame(int sig)
-{
-  static const char *names[] = {
-    "0", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
-    "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2",
-    "SIGPIPE", "SIGALRM", "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT",
-    "SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU",
-  };
-  if (sig >= 0 && sig < (int)(sizeof names / sizeof names[0]))
-    return names[sig];
-  return "signal";
-}
-
 // Render a system call result into b: errors as "-14 (EFAULT)".
 static void
 fmtval(char *b, int n, long v)

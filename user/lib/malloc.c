@@ -112,10 +112,35 @@ morecore(size_t nu)
   return 0;
 }
 
+// One lock for the heap: threads share it.
+static char heap_lock;
+
+static void lock_heap(void)
+{
+  while (__atomic_test_and_set(&heap_lock, __ATOMIC_ACQUIRE))
+    ;
+}
+
+static void unlock_heap(void)
+{
+  __atomic_clear(&heap_lock, __ATOMIC_RELEASE);
+}
+
+static void *malloc_locked(size_t n);
+
 // Return n bytes of 16-byte aligned memory, or NULL if there is none.
 // malloc(0) returns a unique pointer that free() accepts.
 void *
 malloc(size_t n)
+{
+  lock_heap();
+  void *p = malloc_locked(n);
+  unlock_heap();
+  return p;
+}
+
+static void *
+malloc_locked(size_t n)
 {
   struct header *p, *prev;
   size_t nu;
@@ -153,7 +178,9 @@ free(void *ap)
     return;
   if (((unsigned long)ap & (UNIT - 1)) != 0 || freep == NULL)
     badpointer("free", ap);
+  lock_heap();
   release((struct header *)ap - 1);
+  unlock_heap();
 }
 
 // Return zeroed memory for n objects of size bytes, or NULL if there is
@@ -200,7 +227,9 @@ realloc(void *p, size_t n)
       tail = bp + nu;
       tail->units = bp->units - nu;
       bp->units = nu;
+      lock_heap();
       release(tail);
+      unlock_heap();
     }
     return p;
   }

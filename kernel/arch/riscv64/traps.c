@@ -57,6 +57,7 @@ void riscv_user_trap(struct pt_regs *regs)
   switch (cause) {
   case EXC_ECALL_U:
     regs->epc += 4;
+    regs->orig_a0 = regs->a0;
     arch_irq_enable();
     do_syscall(regs);
     break;
@@ -131,11 +132,14 @@ void arch_copy_thread(struct task *t, void (*fn)(void *), void *arg)
   t->ti.context.s[2] = (u64)arg;
 }
 
-// The child of fork returns 0 from the same place as the parent.
-void arch_fork_regs(struct pt_regs *child, const struct pt_regs *parent)
+// The child of fork or clone returns 0 from the same system call as the
+// parent; a new thread starts on its own stack (sp != 0).
+void arch_fork_regs(struct pt_regs *child, const struct pt_regs *parent, u64 sp)
 {
   *child = *parent;
   child->a0 = 0;
+  if (sp)
+    child->sp = sp;
 }
 
 // Registers for a fresh user program (exec): only pc, sp and arguments.

@@ -1,0 +1,288 @@
+// Task death: exit, group exit, exec's wait for the other threads, and
+// wait() by the parent. Lock order: tasklist_lock, then siglock, then
+// rq_lock.
+#include "task.h"
+#include "fs.h"
+
+// Does leader's group consist of the leader alone? Caller holds
+// tasklist_lock or the group's siglock.
+bool thread_group_empty(struct task *leader)
+{
+  struct task *t;
+  for_each_thread(leader->signal, t)
+    if (t != leader)
+      return false;
+  return true;
+}
+
+// The wait status a parent sees for a finished group.
+static int group_status(struct task *leader)
+{
+  struct signal_struct *sig = leader->signal;
+  return (sig->flags & SIGNAL_GROUP_EXIT) ? sig->group_exit_code : leader->exit_code;
+}
+
+// Tell the parent that leader's whole group is gone. Caller holds
+// tasklist_lock and the group's siglock.
+static void do_notify_parent(struct task *leader)
+{
+  struct task *parent = leader->parent;
+  leader->exit_code = group_status(leader);
+  if (!parent)
+    return;
+  if (leader->exit_signal > 0)
+    send_signal(parent, leader->exit_signal, true);
+  wakeup(parent->signal);
+}
+
+// Give t's children to init, waking init if any is a zombie already.
+// Caller holds tasklist_lock.
+static void forget_original_parent(struct task *t)
+{
+  bool zombies = false;
+  for (struct task *c = tasks; c < &tasks[NTASK]; c++)
+    if (c->attached && c->exit_state != EXIT_DEAD && c->parent == t) {
+      c->parent = init_task;
+      zombies |= c->exit_state == EXIT_ZOMBIE && thread_group_leader(c);
+    }
+  if (zombies)
+    wakeup(init_task->signal);
+}
+
+// Mark t dead to the world and tell whoever waits. A thread other than
+// the leader reaps itself (EXIT_DEAD); a leader stays a zombie for its
+// parent, who hears of it once the last thread is gone.
+static void exit_notify(struct task *t, int code)
+{
+  spin_lock(&tasklist_lock);
+  forget_original_parent(t);
+  struct signal_struct *sig = t->signal;
+  spin_lock(&t->sighand->siglock);
+  sig->utime += t->utime;
+  sig->stime += t->stime;
+  t->exit_code = code;
+  struct task *leader = t->group_leader;
+  if (thread_group_leader(t)) {
+    t->exit_state = EXIT_ZOMBIE;
+    if (thread_group_empty(t))
+      do_notify_parent(t);
+  } else {
+    t->exit_state = EXIT_DEAD;
+    if (leader->exit_state == EXIT_ZOMBIE && thread_group_empty(leader))
+      do_notify_parent(leader);
+  }
+  if (sig->group_exit_task)
+    wakeup(sig);   // exec waits for the other threads to go
+  spin_unlock(&t->sighand->siglock);
+  // Holding tasklist_lock into rq_lock keeps anyone from reusing this
+  // slot before we are off the CPU (they check on_cpu).
+  spin_lock(&rq_lock);
+  spin_unlock(&tasklist_lock);
+}
+
+// End the current thread with a Linux wait status (exit code << 8, or
+// the signal number). Everything but the slot is released here.
+void __noreturn do_exit(int code)
+{
+  struct task *t = current;
+  if (t == init_task)
+    panic("init exited (status %x)", code);
+  t->flags |= TF_EXITING;
+  if (t->clear_child_tid) {   // thread_join() waits on this word
+    u32 zero = 0;
+    if (copy_to_user((void *)t->clear_child_tid, &zero, sizeof(zero)) == 0)
+      futex_wake(t->clear_child_tid, 1);
+  }
+  if (t->files)
+    put_files(t->files);
+  if (t->fs)
+    put_fs(t->fs);
+  t->files = NULL;
+  t->fs = NULL;
+  if (t->mm) {   // leave the user page table before letting it go
+    struct mm_struct *mm = t->mm;
+    arch_switch_mm(arch_kernel_pgd());
+    t->mm = NULL;
+    mmput(mm);
+  }
+  bool leader = thread_group_leader(t);
+  struct sighand_struct *sh = t->sighand;
+  struct signal_struct *sig = t->signal;
+  exit_notify(t, code);   // returns holding rq_lock
+  if (!leader) {          // a leader keeps these for its parent's wait
+    put_sighand(sh);
+    put_signal(sig);
+  }
+  t->state = TASK_DEAD;
+  schedule_dead();
+}
+
+// Exit the whole thread group: the first caller sets the status, every
+// other thread is sent SIGKILL and exits with the same status.
+void __noreturn do_group_exit(int code)
+{
+  struct task *t = current;
+  struct signal_struct *sig = t->signal;
+  spin_lock(&t->sighand->siglock);
+  if (sig->flags & SIGNAL_GROUP_EXIT) {
+    code = sig->group_exit_code;
+  } else {
+    sig->flags = SIGNAL_GROUP_EXIT;
+    sig->group_exit_code = code;
+    sig->group_stop_count = 0;
+    zap_other_threads(t);
+  }
+  spin_unlock(&t->sighand->siglock);
+  do_exit(code);
+}
+
+void __noreturn kthread_exit(void)
+{
+  do_exit(0);
+}
+
+// exec in a multi-threaded process: kill the other threads and wait for
+// them; if the caller is not the leader, it takes the leader's place
+// (tid, parent). Returns 0, or -EINTR if the group is already exiting.
+int de_thread(void)
+{
+  struct task *t = current;
+  struct signal_struct *sig = t->signal;
+  spin_lock(&tasklist_lock);
+  spin_lock(&t->sighand->siglock);
+  if (sig->flags & SIGNAL_GROUP_EXIT) {
+    spin_unlock(&t->sighand->siglock);
+    spin_unlock(&tasklist_lock);
+    return -EINTR;
+  }
+  spin_unlock(&tasklist_lock);
+  sig->group_exit_task = t;
+  zap_other_threads(t);
+  for (;;) {
+    struct task *o;
+    bool others = false;
+    for_each_thread(sig, o)
+      others |= o != t && o->exit_state == 0;
+    if (!others)
+      break;
+    sleep(sig, &t->sighand->siglock);
+  }
+  sig->group_exit_task = NULL;
+  spin_unlock(&t->sighand->siglock);
+  if (thread_group_leader(t))
+    return 0;
+  // Become the leader: the zombie leader disappears, we take its tid.
+  spin_lock(&tasklist_lock);
+  spin_lock(&t->sighand->siglock);
+  struct task *leader = t->group_leader;
+  t->tid = leader->tid;
+  t->parent = leader->parent;
+  t->exit_signal = leader->exit_signal;
+  leader->exit_state = EXIT_DEAD;
+  for (struct task *o = tasks; o < &tasks[NTASK]; o++)
+    if (o->attached && o->signal == sig)
+      o->group_leader = t;
+  spin_unlock(&t->sighand->siglock);
+  spin_unlock(&tasklist_lock);
+  put_sighand(t->sighand);   // the old leader's references
+  put_signal(sig);
+  return 0;
+}
+
+// Does child c's process match waitpid's pid argument?
+static bool wait_match(struct task *c, int pid)
+{
+  if (pid > 0)
+    return c->tid == pid;
+  if (pid == -1)
+    return true;
+  int pgrp = pid == 0 ? current->signal->pgrp : -pid;
+  return c->signal->pgrp == pgrp;
+}
+
+// Reap zombie c: free what is left and return its status.
+// Caller holds tasklist_lock.
+static int release_task(struct task *c)
+{
+  int status = c->exit_code;
+  struct signal_struct *sig = c->signal;
+  struct sighand_struct *sh = c->sighand;
+  spin_lock(&sh->siglock);
+  c->exit_state = EXIT_DEAD;
+  spin_unlock(&sh->siglock);
+  put_sighand(sh);
+  put_signal(sig);
+  return status;
+}
+
+// What wait may report about child c, given options: 1 and *status set
+// (reaping it if it is a finished zombie), or 0. Caller holds tasklist_lock.
+static int wait_consider(struct task *c, int options, int *status)
+{
+  if (c->exit_state == EXIT_ZOMBIE) {
+    if (!thread_group_empty(c))
+      return 0;
+    *status = release_task(c);
+    return 1;
+  }
+  struct signal_struct *sig = c->signal;
+  int found = 0;
+  spin_lock(&c->sighand->siglock);
+  if ((options & WUNTRACED) && (sig->flags & SIGNAL_STOP_STOPPED) &&
+      !(sig->flags & SIGNAL_STOP_REPORTED)) {
+    sig->flags |= SIGNAL_STOP_REPORTED;
+    *status = (sig->group_stop_sig << 8) | 0x7f;
+    found = 1;
+  } else if ((options & WCONTINUED) && (sig->flags & SIGNAL_STOP_CONTINUED)) {
+    sig->flags &= ~SIGNAL_STOP_CONTINUED;
+    *status = 0xffff;
+    found = 1;
+  }
+  spin_unlock(&c->sighand->siglock);
+  return found;
+}
+
+// waitpid: report a child process matching pid (-1 any, 0 my group, < -1
+// group -pid) that exited (reaping it), stopped (WUNTRACED) or continued
+// (WCONTINUED), storing its status at ustatus if non-zero. Returns its
+// tid, 0 (WNOHANG and nothing to report), -ECHILD, -EFAULT (the status
+// could not be stored; an exited child stays unreaped) or -ERESTARTSYS.
+int do_wait(int pid, u64 ustatus, int options)
+{
+  struct task *me = current;
+  spin_lock(&tasklist_lock);
+  for (;;) {
+    bool have = false;
+    for (struct task *c = tasks; c < &tasks[NTASK]; c++) {
+      if (!c->attached || c->exit_state == EXIT_DEAD || !thread_group_leader(c) ||
+          !c->parent || c->parent->signal != me->signal || !wait_match(c, pid))
+        continue;
+      have = true;
+      if (ustatus && (!user_page(me->mm->pgd, ustatus, true) ||
+                      !user_page(me->mm->pgd, ustatus + sizeof(int) - 1, true))) {
+        spin_unlock(&tasklist_lock);
+        return -EFAULT;
+      }
+      int status;
+      if (!wait_consider(c, options, &status))
+        continue;
+      int tid = c->tid;
+      spin_unlock(&tasklist_lock);
+      if (ustatus && copy_to_user((void *)ustatus, &status, sizeof(status)) < 0)
+        return -EFAULT;
+      return tid;
+    }
+    if (!have) {
+      spin_unlock(&tasklist_lock);
+      return -ECHILD;
+    }
+    if (options & WNOHANG) {
+      spin_unlock(&tasklist_lock);
+      return 0;
+    }
+    if (sleep_interruptible(me->signal, &tasklist_lock) < 0) {
+      spin_unlock(&tasklist_lock);
+      return -ERESTARTSYS;
+    }
+  }
+}
