@@ -127,7 +127,7 @@ void __noreturn do_group_exit(int code)
   if (sig->flags & SIGNAL_GROUP_EXIT) {
     code = sig->group_exit_code;
   } else {
-    sig->flags = SIGNAL_GROUP_EXIT;
+    sig->flags = (sig->flags & SIGNAL_UNKILLABLE) | SIGNAL_GROUP_EXIT;
     sig->group_exit_code = code;
     sig->group_stop_count = 0;
     zap_other_threads(t);

@@ -43,7 +43,8 @@ int   copy_from_user(void *dst, const void *usrc, size_t n);
 long  strncpy_from_user(char *dst, const void *usrc, size_t max);
 int   get_user_u64(u64 *val, u64 uaddr);
 int   put_user_u64(u64 uaddr, u64 val);
-int   access_remote(pte_t *pgd, u64 uaddr, void *buf, size_t n, bool write);
+struct mm_struct;
+int   access_remote(struct mm_struct *mm, u64 uaddr, void *buf, size_t n, bool write);
 
 // time.c
 extern volatile u64 jiffies;

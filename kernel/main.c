@@ -14,6 +14,7 @@ static void kernel_init(void *arg)
 {
   static char *const argv[] = { "init", NULL };
   current->signal->pgrp = current->signal->session = current->tid;
+  current->signal->flags |= SIGNAL_UNKILLABLE;
   fs_init(ROOTDEV);
   struct inode *root;
   begin_op();

@@ -68,6 +68,10 @@ static bool prepare_signal(struct task *t, int sig)
 {
   struct signal_struct *sig_s = t->signal;
   struct task *o;
+  // init gets only the signals it has handlers for, or it would take
+  // the whole system down with it.
+  if ((sig_s->flags & SIGNAL_UNKILLABLE) && sig_action(t, sig)->handler == SIG_DFL)
+    return false;
   if (sig_s->flags & SIGNAL_GROUP_EXIT)
     return sig == SIGKILL;
   if (sig_kernel_stop(sig)) {
@@ -84,7 +88,8 @@ static bool prepare_signal(struct task *t, int sig)
       wake_up_state(o, 1 << TASK_STOPPED);
     }
     if (sig_s->flags & SIGNAL_STOP_STOPPED)
-      sig_s->flags = SIGNAL_STOP_CONTINUED | SIGNAL_CLD_CONTINUED;
+      sig_s->flags = (sig_s->flags & SIGNAL_UNKILLABLE) |
+                     SIGNAL_STOP_CONTINUED | SIGNAL_CLD_CONTINUED;
     sig_s->group_stop_count = 0;
   }
   return !sig_ignored(t, sig);
@@ -130,7 +135,7 @@ static void complete_signal(int sig, struct task *p, bool group)
     return;   // stays pending until a thread unblocks it
   if (sig_fatal(t, sig) && !(sig_s->flags & SIGNAL_GROUP_EXIT) &&
       !(t->blocked & sigmask(sig))) {
-    sig_s->flags = SIGNAL_GROUP_EXIT;
+    sig_s->flags = (sig_s->flags & SIGNAL_UNKILLABLE) | SIGNAL_GROUP_EXIT;
     sig_s->group_exit_code = sig;
     sig_s->group_stop_count = 0;
     for_each_thread(sig_s, o) {

@@ -47,6 +47,7 @@ struct sighand_struct {
 #define SIGNAL_GROUP_EXIT     0x4   // the group is exiting
 #define SIGNAL_STOP_REPORTED  0x8   // the parent's wait has seen the stop
 #define SIGNAL_CLD_CONTINUED  0x10  // the parent is still to hear of the SIGCONT
+#define SIGNAL_UNKILLABLE     0x20  // init: only signals it handles reach it
 
 // task->jobctl (siglock)
 #define JOBCTL_STOP_PENDING   0x1   // must join the group stop

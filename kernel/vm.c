@@ -142,17 +142,23 @@ void *user_page(pte_t *pgd, u64 va, bool write)
   return (char *)__va(arch_pte_pa(*e)) + (va & (PAGE_SIZE - 1));
 }
 
-// Copy between kernel memory and the user memory of pgd, page by page,
-// checking each page. Returns 0 or -EFAULT (a prefix may have been copied).
-int access_remote(pte_t *pgd, u64 uaddr, void *buf, size_t n, bool write)
+// Copy between kernel memory and the user memory of mm, page by page,
+// checking each page. Holds mm->lock, so another thread's sbrk cannot
+// free a page under the copy. Returns 0 or -EFAULT (a prefix may have
+// been copied).
+int access_remote(struct mm_struct *mm, u64 uaddr, void *buf, size_t n, bool write)
 {
   char *k = buf;
+  int err = 0;
   if (uaddr + n < uaddr)
     return -EFAULT;
+  spin_lock(&mm->lock);
   while (n > 0) {
-    char *p = user_page(pgd, uaddr, write);
-    if (!p)
-      return -EFAULT;
+    char *p = user_page(mm->pgd, uaddr, write);
+    if (!p) {
+      err = -EFAULT;
+      break;
+    }
     size_t chunk = PAGE_SIZE - (uaddr & (PAGE_SIZE - 1));
     if (chunk > n)
       chunk = n;
@@ -164,17 +170,18 @@ int access_remote(pte_t *pgd, u64 uaddr, void *buf, size_t n, bool write)
     uaddr += chunk;
     n -= chunk;
   }
-  return 0;
+  spin_unlock(&mm->lock);
+  return err;
 }
 
 int copy_to_user(void *udst, const void *src, size_t n)
 {
-  return access_remote(current->mm->pgd, (u64)udst, (void *)src, n, true);
+  return access_remote(current->mm, (u64)udst, (void *)src, n, true);
 }
 
 int copy_from_user(void *dst, const void *usrc, size_t n)
 {
-  return access_remote(current->mm->pgd, (u64)usrc, dst, n, false);
+  return access_remote(current->mm, (u64)usrc, dst, n, false);
 }
 
 int get_user_u64(u64 *val, u64 uaddr) { return copy_from_user(val, (void *)uaddr, 8); }
@@ -184,17 +191,25 @@ int put_user_u64(u64 uaddr, u64 val) { return copy_to_user((void *)uaddr, &val, 
 // Returns its length, -EFAULT, or -ENAMETOOLONG if no NUL within max.
 long strncpy_from_user(char *dst, const void *usrc, size_t max)
 {
+  struct mm_struct *mm = current->mm;
   u64 ua = (u64)usrc;
-  for (size_t i = 0; i < max; ) {
-    char *p = user_page(current->mm->pgd, ua + i, false);
-    if (!p)
-      return -EFAULT;
+  long ret = -ENAMETOOLONG;
+  spin_lock(&mm->lock);
+  for (size_t i = 0; i < max && ret == -ENAMETOOLONG; ) {
+    char *p = user_page(mm->pgd, ua + i, false);
+    if (!p) {
+      ret = -EFAULT;
+      break;
+    }
     size_t chunk = PAGE_SIZE - ((ua + i) & (PAGE_SIZE - 1));
     for (; chunk && i < max; chunk--, i++, p++) {
       dst[i] = *p;
-      if (*p == 0)
-        return i;
+      if (*p == 0) {
+        ret = i;
+        break;
+      }
     }
   }
-  return -ENAMETOOLONG;
+  spin_unlock(&mm->lock);
+  return ret;
 }
