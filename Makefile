@@ -6,7 +6,7 @@
 #   make bench        figures: build time, boot time (medians)
 #   make deps         install the Debian packages that are missing
 #   make clean
-# ARCH=riscv64 (default); CPUS=3 (default); TOOLPREFIX= overrides the probe.
+# ARCH=riscv64 (default) or x86_64; CPUS=3 (default); TOOLPREFIX= overrides the probe.
 
 ARCH ?= riscv64
 CPUS ?= 3
@@ -25,8 +25,31 @@ QEMU_DISK = -global virtio-mmio.force-legacy=false \
 	-drive file=$(1),if=none,format=raw,id=x0 \
 	-device virtio-blk-device,drive=x0,bus=virtio-mmio-bus.0
 DEPS_PKGS := gcc libc6-dev gcc-riscv64-unknown-elf qemu-system-misc gdb-multiarch
+QEMU_CONSOLE := -nographic
+GDBARCH := riscv:rv64
+else ifeq ($(ARCH),x86_64)
+# The host compiler on an x86_64 host; elsewhere a cross compiler.
+ifndef TOOLPREFIX
+ifneq ($(shell uname -m),x86_64)
+TOOLPREFIX := $(firstword $(foreach p,x86_64-linux-gnu- x86_64-elf-,\
+	$(if $(shell command -v $(p)gcc 2>/dev/null),$(p))))
+endif
+endif
+QEMU := qemu-system-x86_64
+# No SSE anywhere: the kernel keeps no FPU/SSE state for tasks (see
+# labs/06-x86_64.md), so user programs are built without it too.
+ARCH_CFLAGS := -m64 -mgeneral-regs-only -fcf-protection=none -fno-asynchronous-unwind-tables -Wa,--noexecstack
+ARCH_KCFLAGS := -mcmodel=kernel -mno-red-zone
+ARCH_LDFLAGS := $(if $(shell $(TOOLPREFIX)ld --help 2>/dev/null | grep no-warn-rwx-segments),--no-warn-rwx-segments)
+# -display none -serial stdio, not -nographic: with -nographic SeaBIOS
+# prints its banners on the serial line, into the console log.
+QEMU_MACHINE := -machine pc -m 128M -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
+QEMU_CONSOLE := -display none -serial stdio
+QEMU_DISK = -drive file=$(1),format=raw,if=ide
+DEPS_PKGS := gcc libc6-dev qemu-system-x86 gdb-multiarch
+GDBARCH := i386:x86-64
 else
-$(error ARCH=$(ARCH) is not supported yet (riscv64 only))
+$(error ARCH=$(ARCH) is not supported (riscv64 or x86_64))
 endif
 
 CC := $(TOOLPREFIX)gcc
@@ -38,7 +61,7 @@ HOSTCC ?= cc
 CFLAGS := -Wall -Werror -O2 -g -ffreestanding -fno-common -nostdlib \
 	-fno-builtin -fno-stack-protector -fno-pie -no-pie \
 	-fno-omit-frame-pointer -I. $(ARCH_CFLAGS)
-KCFLAGS := $(CFLAGS) -Ikernel -Ikernel/arch/$(ARCH) -DARCH_$(ARCH)
+KCFLAGS := $(CFLAGS) $(ARCH_KCFLAGS) -Ikernel -Ikernel/arch/$(ARCH) -DARCH_$(ARCH)
 UCFLAGS := $(CFLAGS) -Iuser
 ASFLAGS := -I. -Ikernel -Ikernel/arch/$(ARCH) -Iuser $(ARCH_CFLAGS) -DARCH_$(ARCH)
 
@@ -58,7 +81,7 @@ $(B)/kernel/%.o: kernel/%.S
 	$(CC) $(ASFLAGS) -MMD -c -o $@ $<
 
 $(KERNEL): $(KOBJ) kernel/arch/$(ARCH)/kernel.ld
-	$(LD) -z max-page-size=4096 -T kernel/arch/$(ARCH)/kernel.ld -o $@ $(KOBJ)
+	$(LD) -z max-page-size=4096 $(ARCH_LDFLAGS) -T kernel/arch/$(ARCH)/kernel.ld -o $@ $(KOBJ)
 	$(OBJDUMP) -S $@ > $(B)/kernel.asm
 
 # ---------------------------------------------------------------- user
@@ -93,7 +116,7 @@ $(B)/fs.img: $(MKFS) $(UPROGS) README.md
 
 # ---------------------------------------------------------------- run
 # qemu_cmd(cpus, image): the one QEMU command line every target uses.
-qemu_cmd = $(QEMU) $(QEMU_MACHINE) -smp $(1) -kernel $(KERNEL) -nographic $(call QEMU_DISK,$(2))
+qemu_cmd = $(QEMU) $(QEMU_MACHINE) -smp $(1) -kernel $(KERNEL) $(QEMU_CONSOLE) $(call QEMU_DISK,$(2))
 GDBPORT := $(shell expr `id -u` % 5000 + 25000)
 
 qemu: deps
@@ -101,7 +124,7 @@ qemu: deps
 	$(call qemu_cmd,$(CPUS),$(B)/fs.img)
 
 .gdbinit: tools/gdbinit.tmpl Makefile
-	sed -e 's|@KERNEL@|$(KERNEL)|; s|@PORT@|$(GDBPORT)|' $< > $@
+	sed -e 's|@KERNEL@|$(KERNEL)|; s|@PORT@|$(GDBPORT)|; s|@GDBARCH@|$(GDBARCH)|' $< > $@
 
 qemu-gdb: deps .gdbinit
 	$(MAKE) all

@@ -38,6 +38,7 @@ void arch_start_user(struct pt_regs *regs, u64 pc, u64 sp, u64 argc, u64 argv);
 long arch_syscall_nr(const struct pt_regs *regs);
 long arch_syscall_arg(const struct pt_regs *regs, int n);
 void arch_syscall_set_return(struct pt_regs *regs, long val);
+long arch_syscall_get_return(const struct pt_regs *regs);  // what set_return stored
 u64  arch_user_pc(const struct pt_regs *regs);
 struct pt_regs *task_pt_regs(struct task *t);
 

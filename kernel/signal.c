@@ -434,7 +434,7 @@ static void syscall_restart(struct pt_regs *regs, bool handler, u64 sa_flags)
 {
   if (!arch_in_syscall(regs))
     return;
-  long ret = arch_syscall_arg(regs, 0);
+  long ret = arch_syscall_get_return(regs);
   if (ret == -ERESTARTNOHAND || ret == -ERESTARTSYS) {
     if (!handler || (ret == -ERESTARTSYS && (sa_flags & SA_RESTART)))
       arch_syscall_restart(regs);

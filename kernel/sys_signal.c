@@ -122,7 +122,7 @@ long sys_rt_sigreturn(struct pt_regs *regs)
   if (arch_restore_sigframe(regs, &mask) < 0)
     do_group_exit(SIGSEGV);   // a frame we cannot read: as Linux, SIGSEGV
   set_current_blocked(mask);
-  return arch_syscall_arg(regs, 0);   // keep the restored a0 / rax
+  return arch_syscall_get_return(regs);   // keep the restored a0 / rax
 }
 
 long sys_gettid(struct pt_regs *regs) { return current->tid; }

@@ -155,6 +155,7 @@ void arch_start_user(struct pt_regs *regs, u64 pc, u64 sp, u64 argc, u64 argv)
 
 long arch_syscall_nr(const struct pt_regs *regs) { return regs->a7; }
 void arch_syscall_set_return(struct pt_regs *regs, long val) { regs->a0 = val; }
+long arch_syscall_get_return(const struct pt_regs *regs) { return regs->a0; }
 u64  arch_user_pc(const struct pt_regs *regs) { return regs->epc; }
 
 long arch_syscall_arg(const struct pt_regs *regs, int n)

@@ -1,0 +1,142 @@
+// The legacy IDE controller of QEMU pc (PIIX3): the primary master disk,
+// programmed I/O, one request at a time, completion by interrupt (ISA IRQ
+// 14). Each BSIZE block is BSIZE/512 sectors of one READ or WRITE SECTORS
+// command; the interrupt handler moves every sector after the first write
+// and every sector read, so the caller just sleeps until it is done.
+#include "task.h"
+#include "buf.h"
+
+void ioapic_enable(int irq, int vec);
+
+#define ATA_DATA    0x1f0
+#define ATA_COUNT   0x1f2
+#define ATA_LBA0    0x1f3
+#define ATA_LBA1    0x1f4
+#define ATA_LBA2    0x1f5
+#define ATA_DRIVE   0x1f6
+#define ATA_STATUS  0x1f7   // read: status (acknowledges the interrupt)
+#define ATA_CMD     0x1f7   // write: command
+#define ATA_CTRL    0x3f6   // device control: bit 1 masks the interrupt
+#define ST_BSY  0x80
+#define ST_DRDY 0x40
+#define ST_DF   0x20
+#define ST_DRQ  0x08
+#define ST_ERR  0x01
+#define CMD_READ_SECTORS  0x20
+#define CMD_WRITE_SECTORS 0x30
+#define SECTOR 512
+
+static struct {
+  struct spinlock lock;  // guards everything below and the controller
+  struct buf *cur;       // request in progress, NULL when idle
+  bool write;
+  int left;              // sectors still to move through the data port
+  u8 *data;              // where the next sector goes or comes from
+  u8 status;             // status at completion
+} ide;
+
+// Wait until the controller is not busy; return its status.
+static u8 ide_wait(void)
+{
+  u8 s;
+  while ((s = inb(ATA_STATUS)) & ST_BSY)
+    ;
+  return s;
+}
+
+static void insl(u16 port, void *dst, u32 n)
+{
+  asm volatile("cld; rep insl" : "+D"(dst), "+c"(n) : "d"(port) : "memory");
+}
+
+static void outsl(u16 port, const void *src, u32 n)
+{
+  asm volatile("cld; rep outsl" : "+S"(src), "+c"(n) : "d"(port) : "memory");
+}
+
+// Find the disk and let it interrupt.
+void arch_disk_init(void)
+{
+  spin_lock_init(&ide.lock, "ide");
+  outb(ATA_DRIVE, 0xE0);              // master, LBA
+  if (inb(ATA_STATUS) == 0xFF)
+    panic("ide: no controller (QEMU needs -drive ...,if=ide)");
+  if (!(ide_wait() & ST_DRDY))
+    panic("ide: no disk on the primary master");
+  outb(ATA_CTRL, 0);                  // interrupts on
+  ioapic_enable(IRQ_IDE, VEC_IDE);
+}
+
+// Issue the command for ide.cur. Caller holds ide.lock.
+static void ide_start(void)
+{
+  u32 sector = ide.cur->blockno * (BSIZE / SECTOR);
+  ide_wait();
+  outb(ATA_COUNT, BSIZE / SECTOR);
+  outb(ATA_LBA0, sector & 0xff);
+  outb(ATA_LBA1, (sector >> 8) & 0xff);
+  outb(ATA_LBA2, (sector >> 16) & 0xff);
+  outb(ATA_DRIVE, 0xE0 | ((sector >> 24) & 0x0f));
+  outb(ATA_CMD, ide.write ? CMD_WRITE_SECTORS : CMD_READ_SECTORS);
+  if (ide.write) {                    // the first sector goes now
+    while (!(inb(ATA_STATUS) & (ST_DRQ | ST_ERR)))
+      ;
+    outsl(ATA_DATA, ide.data, SECTOR / 4);
+    ide.data += SECTOR;
+    ide.left--;
+  }
+}
+
+// Read or write b's block; sleeps (uninterruptibly) until the disk is done.
+// Caller holds b->lock.
+void arch_disk_rw(struct buf *b, bool write)
+{
+  spin_lock(&ide.lock);
+  while (ide.cur)
+    sleep(&ide, &ide.lock);
+  ide.cur = b;
+  ide.write = write;
+  ide.left = BSIZE / SECTOR;
+  ide.data = b->data;
+  b->disk_busy = true;
+  ide_start();
+  while (b->disk_busy)
+    sleep(b, &ide.lock);
+  if (ide.status & (ST_ERR | ST_DF))
+    panic("ide: error on block %u (status %x)", b->blockno, ide.status);
+  ide.cur = NULL;
+  wakeup(&ide);
+  spin_unlock(&ide.lock);
+}
+
+// Disk interrupt: a sector is ready to read, or one was written. Move the
+// next sector, or finish the request and wake its owner.
+void ide_intr(void)
+{
+  spin_lock(&ide.lock);
+  u8 s = inb(ATA_STATUS);            // also acknowledges the interrupt
+  if (!ide.cur || (s & ST_BSY)) {
+    spin_unlock(&ide.lock);
+    return;
+  }
+  bool done = (s & (ST_ERR | ST_DF)) != 0;
+  if (!done && !ide.write) {
+    insl(ATA_DATA, ide.data, SECTOR / 4);
+    ide.data += SECTOR;
+    done = --ide.left == 0;
+  } else if (!done) {
+    if (ide.left > 0) {
+      outsl(ATA_DATA, ide.data, SECTOR / 4);
+      ide.data += SECTOR;
+      ide.left--;
+    } else {
+      done = true;
+    }
+  }
+  if (done) {
+    ide.status = s;
+    ide.cur->disk_busy = false;
+    wakeup(ide.cur);
+  }
+  spin_unlock(&ide.lock);
+}

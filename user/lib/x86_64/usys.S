@@ -1,0 +1,6 @@
+# System call stubs, one per line of kernel/syscalls.h.
+# rax holds the number, rdi rsi rdx r10 r8 r9 the arguments (Linux's
+# registers: syscall overwrites rcx, so the 4th C argument moves to r10);
+# the result comes back in rax.
+#define SYSCALL(nr, name) .global name; name: movl $nr, %eax; movq %rcx, %r10; syscall; ret;
+#include "kernel/syscalls.h"
