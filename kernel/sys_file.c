@@ -37,7 +37,7 @@ static int get_path(char *buf, long upath)
 long sys_read(struct pt_regs *regs)
 {
   struct file *f = fdget(ARG(0));
-  long n = ARG(2);
+  long n = ARG_INT(2);
   if (!f)
     return -EBADF;
   if (n < 0)
@@ -48,7 +48,7 @@ long sys_read(struct pt_regs *regs)
 long sys_write(struct pt_regs *regs)
 {
   struct file *f = fdget(ARG(0));
-  long n = ARG(2);
+  long n = ARG_INT(2);
   if (!f)
     return -EBADF;
   if (n < 0)
@@ -58,7 +58,7 @@ long sys_write(struct pt_regs *regs)
 
 long sys_close(struct pt_regs *regs)
 {
-  long fd = ARG(0);
+  long fd = ARG_INT(0);
   struct files_struct *files = current->files;
   if (fd < 0 || fd >= NOFILE)
     return -EBADF;
@@ -222,7 +222,7 @@ long sys_mknod(struct pt_regs *regs)
 {
   char path[MAXPATH];
   struct inode *ip;
-  long major = ARG(1), minor = ARG(2);
+  long major = ARG_INT(1), minor = ARG_INT(2);
   int err = get_path(path, ARG(0));
   if (err < 0)
     return err;
@@ -384,7 +384,7 @@ long sys_exec(struct pt_regs *regs)
 // Test hook for the log: crash in the middle of the next commit.
 long sys_fault_inject(struct pt_regs *regs)
 {
-  if (ARG(0) != 1)
+  if (ARG_INT(0) != 1)
     return -EINVAL;
   log_crash_armed = 1;
   return 0;

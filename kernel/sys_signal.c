@@ -191,7 +191,7 @@ long sys_tcsetpgrp(struct pt_regs *regs)
   int err = console_fd(ARG(0));
   if (err < 0)
     return err;
-  if ((long)ARG(1) <= 0)
+  if (ARG_INT(1) <= 0)
     return -EINVAL;
   console_set_pgrp(ARG(1));
   return 0;

@@ -67,7 +67,7 @@ long sys_sbrk(struct pt_regs *regs)
 // (a stop and continue, say) it resumes for the time that was left.
 long sys_sleep(struct pt_regs *regs)
 {
-  long n = ARG(0);
+  long n = ARG_INT(0);
   if (n < 0)
     return -EINVAL;
   u64 deadline = jiffies + n;
