@@ -41,12 +41,14 @@ QEMU := qemu-system-x86_64
 ARCH_CFLAGS := -m64 -mgeneral-regs-only -fcf-protection=none -fno-asynchronous-unwind-tables -Wa,--noexecstack
 ARCH_KCFLAGS := -mcmodel=kernel -mno-red-zone
 ARCH_LDFLAGS := $(if $(shell $(TOOLPREFIX)ld --help 2>/dev/null | grep no-warn-rwx-segments),--no-warn-rwx-segments)
-# -display none -serial stdio, not -nographic: with -nographic SeaBIOS
-# prints its banners on the serial line, into the console log.
+# -display none -serial mon:stdio, not -nographic: with -nographic SeaBIOS
+# prints its banners on the serial line, into the console log. mon: keeps
+# what -nographic gives riscv: Ctrl-C goes to the guest, Ctrl-A x quits.
 QEMU_MACHINE := -machine pc -m 128M -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
-QEMU_CONSOLE := -display none -serial stdio
+QEMU_CONSOLE := -display none -serial mon:stdio
 QEMU_DISK = -drive file=$(1),format=raw,if=ide
-DEPS_PKGS := gcc libc6-dev qemu-system-x86 gdb-multiarch
+DEPS_PKGS := gcc libc6-dev qemu-system-x86 gdb-multiarch \
+	$(if $(filter x86_64,$(shell uname -m)),,gcc-x86-64-linux-gnu)
 GDBARCH := i386:x86-64
 else
 $(error ARCH=$(ARCH) is not supported (riscv64 or x86_64))
@@ -123,7 +125,8 @@ qemu: deps
 	$(MAKE) all
 	$(call qemu_cmd,$(CPUS),$(B)/fs.img)
 
-.gdbinit: tools/gdbinit.tmpl Makefile
+# Remade every time: it names the kernel and gdb architecture of $(ARCH).
+.gdbinit: tools/gdbinit.tmpl Makefile FORCE
 	sed -e 's|@KERNEL@|$(KERNEL)|; s|@PORT@|$(GDBPORT)|; s|@GDBARCH@|$(GDBARCH)|' $< > $@
 
 qemu-gdb: deps .gdbinit
@@ -149,4 +152,5 @@ deps:
 clean:
 	rm -rf build .gdbinit
 
-.PHONY: all qemu qemu-gdb qemu-cmd check bench deps clean
+FORCE:
+.PHONY: all qemu qemu-gdb qemu-cmd check bench deps clean FORCE

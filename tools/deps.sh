@@ -4,7 +4,7 @@
 # apt-get) or prints the one command that would. Silent when all is present.
 #
 # Environment (set by the Makefile):
-#   ARCH        riscv64 (x86_64 later)
+#   ARCH        riscv64 or x86_64
 #   PKGS        the Debian packages for ARCH (DEPS_PKGS in the Makefile)
 #   TOOLPREFIX  cross-compiler prefix the Makefile chose (empty if none found)
 #   HOSTCC      the host compiler for mkfs (default cc)
@@ -24,10 +24,17 @@ arch_setup() {
 	case $ARCH in
 	riscv64)
 		CROSS_GCCS="riscv64-unknown-elf-gcc riscv64-linux-gnu-gcc riscv64-elf-gcc riscv64-none-elf-gcc"
-		QEMU=qemu-system-riscv64 ;;
+		QEMU=qemu-system-riscv64
+		QEMU_PKG=qemu-system-misc ;;
 	x86_64)
-		CROSS_GCCS="$HOSTCC"          # the kernel builds with the host compiler
-		QEMU=qemu-system-x86_64 ;;
+		# The host compiler on an x86_64 host; elsewhere a cross compiler.
+		if [ "$(uname -m)" = x86_64 ]; then
+			CROSS_GCCS="$HOSTCC"
+		else
+			CROSS_GCCS="x86_64-linux-gnu-gcc x86_64-elf-gcc"
+		fi
+		QEMU=qemu-system-x86_64
+		QEMU_PKG=qemu-system-x86 ;;
 	*)
 		echo "deps: ARCH=$ARCH is not supported" >&2
 		exit 1 ;;
@@ -78,7 +85,7 @@ check_qemu() {
 	     { [ "$1" -eq $QEMU_MIN_MAJOR ] && [ "$2" -lt $QEMU_MIN_MINOR ]; }; then
 		fatal="$fatal
   $QEMU is version $1.$2 ($(command -v "$QEMU")); tasklab needs $QEMU_MIN_MAJOR.$QEMU_MIN_MINOR or newer.
-  Debian 12 and Ubuntu 23.04 or later ship it (qemu-system-misc); on older
+  Debian 12 and Ubuntu 23.04 or later ship it ($QEMU_PKG); on older
   releases build QEMU from source or use a newer distribution."
 	fi
 }
