@@ -2139,6 +2139,71 @@ t_faults(void)
 #endif
 }
 
+// ------------------------------------------------------------ tests: signal frames
+
+// Where the interrupted pc sits in the kernel's signal frame (the frame
+// starts with the user registers, in the arch's user_regs_struct order),
+// and an address in the kernel half.
+#if defined(__x86_64__)
+#define FRAME_PC     16         // r15 ... orig_rax, then rip
+#define FRAME_CS     17
+#define FRAME_EFLAGS 18
+#define FRAME_SS     20
+#define KERNEL_PC    0xffffffff80100000UL
+#else
+#define FRAME_PC     0          // pc, then x1..x31
+#define KERNEL_PC    0xffffffc080000000UL
+#endif
+
+static volatile long sf_mode;
+
+// SIGUSR1 handler for f_sigframe: forge the frame rt_sigreturn will read.
+static void
+sf_handler(int sig, long unused, ulong *frame)
+{
+  if (sf_mode == 1)
+    frame[FRAME_PC] = KERNEL_PC;
+#if defined(__x86_64__)
+  if (sf_mode == 2) {
+    frame[FRAME_CS] = 0x08;                  // the kernel's code segment
+    frame[FRAME_SS] = 0x10;
+    frame[FRAME_EFLAGS] |= 0x3000 | 0x4000;  // IOPL 3, NT
+  }
+#endif
+}
+
+// Child body: take SIGUSR1 with sf_handler in mode `mode`, then report
+// (exit 0) that user mode resumed with user privileges only.
+static void
+f_sigframe(long mode)
+{
+  struct sigaction sa = { (void (*)(int))sf_handler, 0, 0 };
+
+  sf_mode = mode;
+  sigaction(SIGUSR1, &sa, 0);
+  raise(SIGUSR1);
+#if defined(__x86_64__)
+  ulong fl, cs, ss;
+  asm volatile("pushfq; popq %0; movq %%cs, %1; movq %%ss, %2" : "=r"(fl), "=r"(cs), "=r"(ss));
+  if ((fl & 0x7000) || (cs & 3) != 3 || (ss & 3) != 3)
+    exit(1);
+#endif
+  exit(0);
+}
+
+// sigframe: rt_sigreturn takes only user state from the frame on the
+// user stack: a kernel pc kills the process (SIGSEGV, not the kernel);
+// on x86_64 forged CS, SS, IOPL and NT are ignored.
+static void
+t_sigframe(void)
+{
+  expect_exit("plain", in_child(f_sigframe, 0), 0);
+  expect_signal("kernel_pc", in_child(f_sigframe, 1), SIGSEGV);
+#if defined(__x86_64__)
+  expect_exit("privileged_state", in_child(f_sigframe, 2), 0);
+#endif
+}
+
 // ------------------------------------------------------------ tests: signals, time
 
 static volatile long spin_count;
@@ -2568,6 +2633,7 @@ static const struct test {
   { "sbrkfault", t_sbrkfault, 0, 0 },
   { "faults", t_faults, 0, 0 },
   { "kill", t_kill, 0, 0 },
+  { "sigframe", t_sigframe, 0, 0 },
   { "sleep", t_sleep, 0, 0 },
   { "badptr", t_badptr, 0, 0 },
   { "badfd", t_badfd, 0, 0 },

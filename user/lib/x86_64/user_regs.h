@@ -1,0 +1,17 @@
+// x86_64 registers as PTRACE_GETREGS/SETREGS see them: Linux's x86_64
+// user_regs_struct.
+#ifndef TASKLAB_USER_REGS_H
+#define TASKLAB_USER_REGS_H
+struct user_regs {
+  unsigned long r15, r14, r13, r12, rbp, rbx, r11, r10, r9, r8;
+  unsigned long rax, rcx, rdx, rsi, rdi, orig_rax;
+  unsigned long rip, cs, eflags, rsp, ss;
+  unsigned long fs_base, gs_base, ds, es, fs, gs;
+};
+#define USER_REGS_PC(r) ((r)->rip)
+#define USER_REGS_SP(r) ((r)->rsp)
+#define USER_REGS_FP(r) ((r)->rbp)
+// A frame-pointer frame: the caller's rbp at rbp+0, the return address at rbp+8.
+#define FRAME_PREV_FP_OFFSET 0
+#define FRAME_RA_OFFSET      8
+#endif
