@@ -139,11 +139,22 @@ qemu-cmd:
 	@echo '$(call qemu_cmd,$(CPUS),$(FSIMG))'
 
 # ---------------------------------------------------------------- tests
-check: deps
+# With no ARCH= given, check and bench cover every architecture, one after
+# the other (tools/check-all.sh); ARCH=x picks one.
+ALL_ARCHS := riscv64 x86_64
+RUN_ARCHS := $(if $(filter file,$(origin ARCH)),$(ALL_ARCHS),$(ARCH))
+
+check:
+	@ARCHS="$(RUN_ARCHS)" TARGET=check MAKE="$(MAKE)" sh tools/check-all.sh
+
+check-arch: deps
 	@$(MAKE) -s --no-print-directory all
 	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/check.sh
 
-bench: deps
+bench:
+	@ARCHS="$(RUN_ARCHS)" TARGET=bench MAKE="$(MAKE)" sh tools/check-all.sh
+
+bench-arch: deps
 	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/bench.sh
 
 deps:
@@ -153,4 +164,4 @@ clean:
 	rm -rf build .gdbinit
 
 FORCE:
-.PHONY: all qemu qemu-gdb qemu-cmd check bench deps clean FORCE
+.PHONY: all qemu qemu-gdb qemu-cmd check check-arch bench bench-arch deps clean FORCE
