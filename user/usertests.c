@@ -2054,6 +2054,18 @@ f_privileged(long unused)
   exit(0);
 }
 #elif defined(__x86_64__)
+// f_fpu: an x87 instruction (mode 0) or an SSE one (mode 1): tasklab keeps
+// no FPU state for tasks, so both trap (SIGILL) instead of leaking state.
+__attribute__((noinline)) static void
+f_fpu(long mode)
+{
+  if (mode)
+    asm volatile(".byte 0x0f, 0x57, 0xc0");   // xorps %xmm0, %xmm0
+  else
+    asm volatile("fninit");
+  exit(0);
+}
+
 // f_privileged: halt the CPU from user mode (a #GP: SIGSEGV, as on Linux).
 __attribute__((noinline)) static void
 f_privileged(long unused)
@@ -2136,6 +2148,8 @@ t_faults(void)
   expect_fault("privileged_instruction", f_privileged, 0, SIGILL);
 #elif defined(__x86_64__)
   expect_fault("privileged_instruction", f_privileged, 0, SIGSEGV);
+  expect_signal("x87_instruction", in_child(f_fpu, 0), SIGILL);
+  expect_signal("sse_instruction", in_child(f_fpu, 1), SIGILL);
 #endif
 }
 

@@ -65,7 +65,7 @@ start32:
 	orl %esi, %eax
 	wrmsr
 	movl %cr0, %eax
-	orl $0x80010001, %eax        # PG, WP, PE
+	orl $0x80010005, %eax        # PG, WP, EM (no FPU: x87/SSE trap), PE
 	movl %eax, %cr0
 	lgdt PHYS(boot_gdt_desc)
 	ljmp $KERNEL_CS, $PHYS(start64)
