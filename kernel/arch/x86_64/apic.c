@@ -44,6 +44,7 @@ static void pit_start(u32 count)
   outb(0x42, count >> 8);
 }
 
+// Has the count started by pit_start() reached zero?
 static bool pit_done(void) { return inb(0x61) & 0x20; }
 
 // Busy-wait us microseconds (up to 55 ms). Before the timer runs only.
@@ -115,12 +116,14 @@ void lapic_send_ipi(u32 apic_id, u32 icr)
 
 // ---- I/O APIC and the legacy PICs
 
+// I/O APIC registers are reached through a select/window pair.
 static u32 ioapic_read(u32 reg)
 {
   *IOAPIC_REGSEL = reg;
   return *IOAPIC_WIN;
 }
 
+// Write an I/O APIC register (see ioapic_read).
 static void ioapic_write(u32 reg, u32 val)
 {
   *IOAPIC_REGSEL = reg;

@@ -44,11 +44,13 @@ static u8 ide_wait(void)
   return s;
 }
 
+// Read n 32-bit words from an I/O port into dst.
 static void insl(u16 port, void *dst, u32 n)
 {
   asm volatile("cld; rep insl" : "+D"(dst), "+c"(n) : "d"(port) : "memory");
 }
 
+// Write n 32-bit words from src to an I/O port.
 static void outsl(u16 port, const void *src, u32 n)
 {
   asm volatile("cld; rep outsl" : "+S"(src), "+c"(n) : "d"(port) : "memory");

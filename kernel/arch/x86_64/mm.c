@@ -6,6 +6,7 @@ extern u32 x86_nx_enabled;
 
 pte_t *arch_kernel_pgd(void) { return boot_pml4; }
 
+// The physical address of the page table in use.
 static u64 read_cr3(void)
 {
   u64 v;
@@ -48,6 +49,7 @@ bool arch_pte_present(pte_t pte) { return pte & PTE_P; }
 bool arch_pte_leaf(pte_t pte) { return pte & PTE_PS; }
 u64  arch_pte_pa(pte_t pte) { return pte & PTE_ADDR_MASK; }
 
+// The VM_* bits of a leaf.
 int arch_pte_prot(pte_t pte)
 {
   int prot = VM_READ;

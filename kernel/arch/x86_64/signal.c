@@ -25,6 +25,9 @@ struct rt_sigframe {
   u64 pad;              // keeps the frame a multiple of 16 bytes
 };
 
+// Push the frame and the restorer's address below the red zone and point
+// regs at the handler. Returns 0, or -EFAULT if the stack is not writable,
+// there is no restorer, or the handler is not a user address.
 int arch_setup_sigframe(struct pt_regs *regs, int sig, const struct k_sigaction *ka,
                         sigset_t saved_mask)
 {
@@ -51,7 +54,8 @@ int arch_setup_sigframe(struct pt_regs *regs, int sig, const struct k_sigaction 
 }
 
 // rt_sigreturn, called with rsp at the frame (the handler's ret popped
-// the restorer's address).
+// the restorer's address). Returns 0, or -EFAULT if the frame cannot be
+// read or would return to a non-user address.
 int arch_restore_sigframe(struct pt_regs *regs, sigset_t *mask)
 {
   struct rt_sigframe f;

@@ -44,6 +44,7 @@ struct idt_gate {
 };
 static struct idt_gate idt[256] __aligned(16);
 
+// The address of the last page fault.
 static u64 read_cr2(void)
 {
   u64 v;
@@ -162,6 +163,7 @@ void arch_cpu_init(void)
 void arch_irq_enable(void)  { asm volatile("sti" ::: "memory"); }
 void arch_irq_disable(void) { asm volatile("cli" ::: "memory"); }
 
+// Is IF set in RFLAGS?
 bool arch_irqs_enabled(void)
 {
   u64 f;
@@ -177,6 +179,7 @@ void arch_wait_for_interrupt(void)
   asm volatile("sti; hlt; cli" ::: "memory");
 }
 
+// t's user registers: the top of its kernel stack.
 struct pt_regs *task_pt_regs(struct task *t)
 {
   return (struct pt_regs *)((char *)t->kstack + KSTACK_SIZE) - 1;
@@ -240,11 +243,13 @@ static u64 *syscall_arg_reg(struct pt_regs *regs, int n)
   }
 }
 
+// System call argument n (0..5), as the user passed it.
 long arch_syscall_arg(const struct pt_regs *regs, int n)
 {
   return *syscall_arg_reg((struct pt_regs *)regs, n);
 }
 
+// Change argument n for a restart of the call.
 void arch_syscall_set_arg(struct pt_regs *regs, int n, long val)
 {
   *syscall_arg_reg(regs, n) = val;
