@@ -6,6 +6,7 @@
 //   [ page 0 unmapped | program segments | guard page | stack | heap -> ]
 #include "task.h"
 #include "fs.h"
+#include "procfs.h"
 
 #define ELF_MAGIC 0x464C457FU   // "\x7FELF", little endian
 #define PT_LOAD 1
@@ -163,7 +164,7 @@ int kernel_execve(const char *path, char *const argv[], bool user_argv)
     goto fail;
   }
   ilock(ip);
-  err = ip->type == T_FILE ? load_elf(mm, ip, &entry, &end) : -EACCES;
+  err = ip->type == T_FILE && ip->dev == ROOTDEV ? load_elf(mm, ip, &entry, &end) : -EACCES;
   iunlockput(ip);
   end_op();
   if (err < 0)

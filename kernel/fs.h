@@ -47,6 +47,7 @@ extern struct superblock sb;
 void fs_init(int dev);
 void inode_cache_init(void);
 struct inode *ialloc(u32 dev, short type);
+struct inode *iget(u32 dev, u32 inum);
 struct inode *idup(struct inode *ip);
 void ilock(struct inode *ip);
 void iunlock(struct inode *ip);
@@ -89,6 +90,7 @@ long pipewrite(struct pipe *p, u64 usrc, long n);
 
 // exec.c
 int kernel_execve(const char *path, char *const argv[], bool user_argv);
+int kern_mkdir(const char *path);
 
 // console.c
 void console_init(void);

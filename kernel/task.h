@@ -27,6 +27,7 @@ enum task_state {
 #define TF_KTHREAD   0x1   // runs only in the kernel
 #define TF_EXITING   0x4   // in do_exit()
 #define TF_IDLE      0x8   // a CPU's idle task
+#define TF_IO_WORKER 0x10  // an io_uring I/O thread (Linux: PF_IO_WORKER)
 
 // Written at the lowest word of every kernel stack; checked at each switch.
 #define STACK_END_MAGIC 0x57AC6E9DUL
@@ -83,6 +84,8 @@ struct task {
   int exit_signal;         // sent to the parent at exit; -1 for threads
   struct task *parent;
   struct task *group_leader;
+  struct task *tracer;     // ptrace: the thread tracing this one, or NULL
+  u32 ptrace;              // PT_* flags, 0 if not traced
 
   // sighand->siglock:
   struct signal_struct *signal;
@@ -136,6 +139,9 @@ long schedule_timeout(long ticks);
 void __noreturn schedule_dead(void);
 void wake_expired_timers(void);
 void resched_tick(void);
+
+// time.c
+void thread_group_cputime(struct task *t, u64 *utime, u64 *stime);
 
 // task.c
 void task_init(void);

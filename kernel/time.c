@@ -19,3 +19,18 @@ void do_timer_tick(bool from_user)
     resched_tick();
   }
 }
+
+// CPU time of t's whole thread group: live threads plus those that have
+// exited. Caller holds tasklist_lock or the group's siglock.
+void thread_group_cputime(struct task *t, u64 *utime, u64 *stime)
+{
+  struct task *o;
+  *utime = t->signal->utime;
+  *stime = t->signal->stime;
+  for_each_thread(t->signal, o) {
+    if (o->exit_state)
+      continue;   // already added to the signal_struct
+    *utime += o->utime;
+    *stime += o->stime;
+  }
+}
