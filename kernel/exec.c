@@ -123,13 +123,13 @@ static long push_args(struct mm_struct *mm, u64 top, u64 bottom,
     if (len >= (long)sizeof(buf))
       return -E2BIG;
     sp = (sp - (len + 1)) & ~15UL;
-    if (sp < bottom || access_remote(mm, sp, buf, len + 1, true) < 0)
+    if (sp < bottom || access_process_vm(mm, sp, buf, len + 1, true, false) < 0)
       return -E2BIG;
     ptrs[argc] = sp;
   }
   ptrs[argc] = 0;
   sp = (sp - (argc + 1) * sizeof(u64)) & ~15UL;
-  if (sp < bottom || access_remote(mm, sp, ptrs, (argc + 1) * sizeof(u64), true) < 0)
+  if (sp < bottom || access_process_vm(mm, sp, ptrs, (argc + 1) * sizeof(u64), true, false) < 0)
     return -E2BIG;
   *argvp = sp;
   *argcp = argc;

@@ -44,7 +44,7 @@ long  strncpy_from_user(char *dst, const void *usrc, size_t max);
 int   get_user_u64(u64 *val, u64 uaddr);
 int   put_user_u64(u64 uaddr, u64 val);
 struct mm_struct;
-int   access_remote(struct mm_struct *mm, u64 uaddr, void *buf, size_t n, bool write);
+int   access_process_vm(struct mm_struct *mm, u64 uaddr, void *buf, size_t n, bool write, bool force);
 
 // time.c
 extern volatile u64 jiffies;

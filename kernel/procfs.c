@@ -261,7 +261,7 @@ static void show_status(struct pbuf *b, struct task *t, bool whole)
   PRINT(b, "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t%d\n",
         t->comm, task_state_name(t), t->tgid, t->tid,
         t->group_leader->parent ? t->group_leader->parent->tgid : 0,
-        tracer ? tracer->tid : 0);
+        tracer ? tracer->tgid : 0);
   PRINT(b, "Threads:\t%d\n", count_threads(t));
   PRINT(b, "SigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\nSigIgn:\t%016lx\nSigCgt:\t%016lx\n",
         pnd, shd, blk, ign, cgt);

@@ -4,6 +4,7 @@
 // happens only in the receiving thread, in get_signal(), on its way back
 // to user mode. Every field here is guarded by the group's siglock.
 #include "task.h"
+#include "ptrace.h"
 
 // SIGKILL and SIGSTOP: never caught, blocked or ignored.
 bool sig_kernel_only(int sig)
@@ -324,7 +325,8 @@ static void do_signal_stop(int signr)
   // Sleep while the group is stopped (or still stopping) and nothing
   // fatal came; SIGCONT clears both conditions and wakes us.
   while (((sig->flags & SIGNAL_STOP_STOPPED) || sig->group_stop_count > 0) &&
-         !(sig->flags & SIGNAL_GROUP_EXIT) && !(t->pending & sigmask(SIGKILL)))
+         !(sig->flags & SIGNAL_GROUP_EXIT) && !(t->pending & sigmask(SIGKILL)) &&
+         !(t->ptrace && (t->pending & ~t->blocked)))   // a tracer's SIGSTOP
     sleep_in_state(&t->sighand->siglock, TASK_STOPPED);
 }
 
@@ -358,6 +360,10 @@ bool get_signal(struct k_sigaction *ka, int *signr)
       recalc_sigpending(t);
       spin_unlock(&t->sighand->siglock);
       return false;
+    }
+    if (t->ptrace && s != SIGKILL && !(s = ptrace_stop(s))) {
+      spin_unlock(&t->sighand->siglock);   // the tracer cancelled it
+      continue;
     }
     struct k_sigaction *act = sig_action(t, s);
     if (act->handler == SIG_IGN) {

@@ -143,10 +143,12 @@ void *user_page(pte_t *pgd, u64 va, bool write)
 }
 
 // Copy between kernel memory and the user memory of mm, page by page,
-// checking each page. Holds mm->lock, so another thread's sbrk cannot
+// checking each page (force: a write may go to a read-only page, as a
+// debugger's breakpoint does). Holds mm->lock, so another thread's sbrk cannot
 // free a page under the copy. Returns 0 or -EFAULT (a prefix may have
 // been copied).
-int access_remote(struct mm_struct *mm, u64 uaddr, void *buf, size_t n, bool write)
+int access_process_vm(struct mm_struct *mm, u64 uaddr, void *buf, size_t n, bool write,
+                      bool force)
 {
   char *k = buf;
   int err = 0;
@@ -154,7 +156,7 @@ int access_remote(struct mm_struct *mm, u64 uaddr, void *buf, size_t n, bool wri
     return -EFAULT;
   spin_lock(&mm->lock);
   while (n > 0) {
-    char *p = user_page(mm->pgd, uaddr, write);
+    char *p = user_page(mm->pgd, uaddr, write && !force);
     if (!p) {
       err = -EFAULT;
       break;
@@ -176,12 +178,12 @@ int access_remote(struct mm_struct *mm, u64 uaddr, void *buf, size_t n, bool wri
 
 int copy_to_user(void *udst, const void *src, size_t n)
 {
-  return access_remote(current->mm, (u64)udst, (void *)src, n, true);
+  return access_process_vm(current->mm, (u64)udst, (void *)src, n, true, false);
 }
 
 int copy_from_user(void *dst, const void *usrc, size_t n)
 {
-  return access_remote(current->mm, (u64)usrc, dst, n, false);
+  return access_process_vm(current->mm, (u64)usrc, dst, n, false, false);
 }
 
 int get_user_u64(u64 *val, u64 uaddr) { return copy_from_user(val, (void *)uaddr, 8); }
