@@ -39,7 +39,7 @@ CFLAGS := -Wall -Werror -O2 -g -ffreestanding -fno-common -nostdlib \
 	-fno-builtin -fno-stack-protector -fno-pie -no-pie \
 	-fno-omit-frame-pointer -I. $(ARCH_CFLAGS)
 KCFLAGS := $(CFLAGS) -Ikernel -Ikernel/arch/$(ARCH) -DARCH_$(ARCH)
-UCFLAGS := $(CFLAGS) -Iuser
+UCFLAGS := $(CFLAGS) -Iuser -Iuser/lib/$(ARCH)
 ASFLAGS := -I. -Ikernel -Ikernel/arch/$(ARCH) -Iuser $(ARCH_CFLAGS) -DARCH_$(ARCH)
 
 # ---------------------------------------------------------------- kernel
