@@ -189,7 +189,9 @@ int kernel_execve(const char *path, char *const argv[], bool user_argv)
     goto fail;
   }
 
-  // Point of no return: the other threads go, then the old image.
+  // Point of no return: the I/O threads and the other threads go, then
+  // the old image.
+  io_uring_task_cancel();
   if ((err = de_thread()) < 0)
     goto fail;
   struct task *t = current;

@@ -94,6 +94,7 @@ void __noreturn do_exit(int code)
     if (copy_to_user((void *)t->clear_child_tid, &zero, sizeof(zero)) == 0)
       futex_wake(t->clear_child_tid, 1);
   }
+  io_uring_task_exit(t);   // before the files: see io_thread.c
   if (t->files)
     put_files(t->files);
   if (t->fs)

@@ -37,7 +37,7 @@ int ptrace_stop(int sig)
 static int ptrace_may_attach(struct task *t)
 {
   if (same_thread_group(t, current) || t->tgid == 1 || t->ptrace ||
-      (t->flags & TF_KTHREAD) || t->exit_state)
+      (t->flags & (TF_KTHREAD | TF_IO_WORKER)) || t->exit_state)
     return -EPERM;
   return 0;
 }

@@ -66,6 +66,8 @@ struct signal_struct {
   int pgrp;                  // process group (tasklist_lock)
   int session;               // session (tasklist_lock)
   u64 utime, stime;          // CPU time of threads that have exited (siglock)
+  int nr_user_threads;       // threads that are not I/O threads (atomic)
+  struct io_wq *io_wq;       // io-wq pool, made by io_uring on first use
 };
 
 struct task;

@@ -6,7 +6,7 @@
 #include "syscall.h"
 
 // The open file at descriptor fd of the current process, or NULL.
-static struct file *fdget(long fd)
+struct file *fdget(long fd)
 {
   if (fd < 0 || fd >= NOFILE)
     return NULL;
@@ -14,7 +14,7 @@ static struct file *fdget(long fd)
 }
 
 // Install f at the lowest free descriptor. Returns it or -EMFILE.
-static int fd_install(struct file *f)
+int fd_install(struct file *f)
 {
   struct files_struct *files = current->files;
   spin_lock(&files->lock);

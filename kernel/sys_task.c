@@ -3,7 +3,11 @@
 #include "syscall.h"
 
 
-long sys_fork(struct pt_regs *regs) { return copy_process(0, 0, 0); }
+long sys_fork(struct pt_regs *regs)
+{
+  struct kernel_clone_args args = { 0 };
+  return kernel_clone(&args);
+}
 
 // exit() ends the whole process, as Linux's exit_group.
 long sys_exit(struct pt_regs *regs) { do_group_exit((ARG(0) & 0xff) << 8); }
@@ -36,7 +40,7 @@ long sys_sbrk(struct pt_regs *regs)
   spin_lock(&mm->lock);
   u64 old = mm->brk, new = old + n;
   long ret = old;
-  if ((n > 0 && (new < old || new > USER_TOP)) || (n < 0 && (new > old || new < mm->start_brk))) {
+  if ((n > 0 && (new < old || new > USER_MMAP_BASE)) || (n < 0 && (new > old || new < mm->start_brk))) {
     ret = -ENOMEM;
   } else if (n > 0) {
     for (u64 a = PAGE_ALIGN(old); a < new; a += PAGE_SIZE) {
@@ -44,7 +48,7 @@ long sys_sbrk(struct pt_regs *regs)
       if (!page || map_user_page(mm->pgd, a, page, VM_READ | VM_WRITE) < 0) {
         if (page)
           free_page(page);
-        unmap_user_range(mm->pgd, PAGE_ALIGN(old), a - PAGE_ALIGN(old));
+        unmap_user_pages(mm->pgd, PAGE_ALIGN(old), a - PAGE_ALIGN(old), true);
         ret = -ENOMEM;
         break;
       }
@@ -55,7 +59,7 @@ long sys_sbrk(struct pt_regs *regs)
     char *tail = (new & (PAGE_SIZE - 1)) ? user_page(mm->pgd, new, true) : NULL;
     if (tail)
       memset(tail, 0, PAGE_SIZE - (new & (PAGE_SIZE - 1)));
-    unmap_user_range(mm->pgd, PAGE_ALIGN(new), PAGE_ALIGN(old) - PAGE_ALIGN(new));
+    unmap_user_pages(mm->pgd, PAGE_ALIGN(new), PAGE_ALIGN(old) - PAGE_ALIGN(new), true);
   }
   if (ret >= 0)
     mm->brk = new;

@@ -22,6 +22,7 @@ enum task_state {
 // ti.flags bits, set and cleared atomically; tested on the way to user mode.
 #define TIF_SIGPENDING    (1UL << 0)
 #define TIF_NEED_RESCHED  (1UL << 1)
+#define TIF_NOTIFY_SIGNAL (1UL << 2)   // an I/O thread must look up from a blocking call
 
 // task->flags (Linux's PF_*): written only by the task itself or before it runs.
 #define TF_KTHREAD   0x1   // runs only in the kernel
@@ -127,7 +128,7 @@ static inline void clear_tsk_thread_flag(struct task *t, u64 f)
 static inline bool test_tsk_thread_flag(struct task *t, u64 f)
 { return (READ_ONCE(t->ti.flags) & f) != 0; }
 static inline bool signal_pending(struct task *t)
-{ return test_tsk_thread_flag(t, TIF_SIGPENDING); }
+{ return test_tsk_thread_flag(t, TIF_SIGPENDING | TIF_NOTIFY_SIGNAL); }
 
 // sched.c
 void sched_init_cpu(int cpu);
@@ -153,7 +154,17 @@ struct task *find_task_by_tid(int tid);
 struct task *first_thread(struct signal_struct *sig);
 struct task *next_thread(struct signal_struct *sig, struct task *t);
 #define for_each_thread(sig, t) for (t = first_thread(sig); t; t = next_thread(sig, t))
-int  copy_process(u64 clone_flags, u64 stack, u64 ctid);
+struct kernel_clone_args {
+  u64 flags;               // 0 (fork) or CLONE_THREAD_FLAGS [| CLONE_CHILD_CLEARTID]
+  u64 stack;               // user stack of a new thread
+  u64 ctid;                // CLONE_CHILD_CLEARTID word
+  bool io_thread;          // an I/O thread running fn(fn_arg) in the kernel
+  void (*fn)(void *);
+  void *fn_arg;
+};
+struct task *copy_process(const struct kernel_clone_args *args, int *err);
+int  kernel_clone(const struct kernel_clone_args *args);
+struct task *create_io_thread(void (*fn)(void *), void *arg, const char *fmt, int id);
 struct task *create_kthread(void (*fn)(void *), void *arg, const char *name);
 void set_task_comm(struct task *t, const char *name);
 void mmput(struct mm_struct *mm);

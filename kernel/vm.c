@@ -96,14 +96,16 @@ int map_user_page(pte_t *pgd, u64 va, void *page, int prot)
   return 0;
 }
 
-// Unmap and free every page in [va, va+len). Holes are fine.
-void unmap_user_range(pte_t *pgd, u64 va, u64 len)
+// Unmap every page in [va, va+len), freeing them if free is set (pages
+// that belong to someone else, like io_uring's rings, are not). Holes are fine.
+void unmap_user_pages(pte_t *pgd, u64 va, u64 len, bool free)
 {
   for (u64 a = PAGE_ALIGN_DOWN(va); a < va + len; a += PAGE_SIZE) {
     pte_t *e = lookup_pte(pgd, a);
     if (!e)
       continue;
-    free_page(__va(arch_pte_pa(*e)));
+    if (free)
+      free_page(__va(arch_pte_pa(*e)));
     *e = 0;
   }
   arch_flush_tlb();
