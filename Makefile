@@ -127,3 +127,13 @@ clean:
 	rm -rf build .gdbinit
 
 .PHONY: all qemu qemu-gdb qemu-cmd check bench deps clean
+
+# ---------------------------------------------------------------- labs
+# make grade LAB=name runs labs/grade/name.sh against this tree.
+grade: deps
+	@test -n "$(LAB)" || { echo "usage: make grade LAB=name (see labs/README.md)"; exit 2; }
+	@test -f labs/grade/$(LAB).sh || { echo "no grader labs/grade/$(LAB).sh"; exit 2; }
+	@$(MAKE) -s --no-print-directory all
+	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/$(LAB).sh
+
+.PHONY: grade
