@@ -197,7 +197,7 @@ int kernel_execve(const char *path, char *const argv[], bool user_argv)
   struct task *t = current;
   struct mm_struct *old = t->mm;
   t->mm = mm;
-  arch_switch_mm(mm->pgd);
+  switch_mm_sync(mm);
   if (old)
     mmput(old);
   set_task_comm(t, basename(path));

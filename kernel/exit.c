@@ -103,7 +103,7 @@ void __noreturn do_exit(int code)
   t->fs = NULL;
   if (t->mm) {   // leave the user page table before letting it go
     struct mm_struct *mm = t->mm;
-    arch_switch_mm(arch_kernel_pgd());
+    switch_mm_sync(NULL);
     t->mm = NULL;
     mmput(mm);
   }

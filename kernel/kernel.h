@@ -37,6 +37,8 @@ pte_t *pgd_alloc(void);
 void  pgd_free(pte_t *pgd);
 int   map_user_page(pte_t *pgd, u64 va, void *page, int prot);
 void  unmap_user_pages(pte_t *pgd, u64 va, u64 len, bool free);
+struct mm_struct;
+void  unmap_user_pages_sync(struct mm_struct *mm, u64 va, u64 len);
 int   copy_user_range(pte_t *dst, pte_t *src, u64 va, u64 len);
 pte_t *lookup_pte(pte_t *pgd, u64 va);
 void *user_page(pte_t *pgd, u64 va, bool write);

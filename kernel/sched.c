@@ -89,7 +89,7 @@ static void __schedule(void)
   next->on_cpu = true;
   next->cpu = c->id;
   c->switched_from = prev;
-  arch_switch_mm(next->mm ? next->mm->pgd : arch_kernel_pgd());
+  switch_mm_sync(next->mm);
   arch_switch_to(&prev->ti.context, &next->ti.context);
   // prev runs again here, maybe on another CPU.
   finish_task_switch();
@@ -264,4 +264,39 @@ void __noreturn schedule_dead(void)
 {
   __schedule();
   panic("schedule_dead: dead task %d ran again", current->tid);
+}
+
+// Load mm (NULL: the kernel's page table) on this CPU, flushing stale
+// translations if mm lost pages since this CPU last flushed for it.
+// Called at every switch and on every return to user mode.
+void switch_mm_sync(struct mm_struct *mm)
+{
+  push_off();   // stay on this CPU
+  struct cpu *c = this_cpu();
+  u64 gen = mm ? READ_ONCE(mm->tlb_gen) : 0;
+  if (c->active_mm != mm) {
+    arch_switch_mm(mm ? mm->pgd : arch_kernel_pgd());
+    c->active_mm = mm;
+  } else if (c->tlb_gen_seen == gen) {
+    pop_off();
+    return;
+  } else {
+    arch_flush_tlb();
+  }
+  WRITE_ONCE(c->tlb_gen_seen, gen);
+  pop_off();
+}
+
+// Wait until no other CPU can still use a translation of mm older than
+// gen: each has switched away or flushed (at its next return to user
+// mode, at the latest one tick away). Caller holds no spinlock.
+void tlb_shootdown_wait(struct mm_struct *mm, u64 gen)
+{
+  for (int i = 0; i < NCPU; i++) {
+    struct cpu *c = &cpus[i];
+    if (c == this_cpu())
+      continue;
+    while (READ_ONCE(c->active_mm) == mm && READ_ONCE(c->tlb_gen_seen) < gen)
+      schedule();
+  }
 }

@@ -108,6 +108,7 @@ struct mm_struct *mm_alloc(void)
     return NULL;
   }
   spin_lock_init(&mm->lock, "mm");
+  sleep_lock_init(&mm->mmap_lock, "mmap_lock");
   mm->users = 1;
   return mm;
 }

@@ -4,6 +4,7 @@
 #include "kernel.h"
 #include "spinlock.h"
 #include "signal.h"
+#include "sleeplock.h"
 
 // task->state (guarded by rq_lock). Linux's letters in comments.
 enum task_state {
@@ -35,11 +36,13 @@ enum task_state {
 
 // An address space; shared by the threads of a process.
 struct mm_struct {
-  struct spinlock lock;    // guards brk and the page table's user half
+  struct sleeplock mmap_lock;  // serializes changes of the layout (sbrk)
+  struct spinlock lock;    // guards brk, tlb_gen and the page table's user half
   int users;               // tasks using it (atomic)
   pte_t *pgd;
   u64 start_brk;           // first heap byte
   u64 brk;                 // first byte past the heap
+  u64 tlb_gen;             // bumped when pages go; CPUs flush to catch up
 };
 
 // The open-file table; shared by the threads of a process.
@@ -60,6 +63,8 @@ struct cpu {
   int noff;                // depth of push_off()
   bool intena;             // interrupts were on before the first push_off()
   struct task *switched_from;  // rq_lock: task this CPU just switched away from
+  struct mm_struct *active_mm; // address space loaded here (NULL: the kernel's)
+  u64 tlb_gen_seen;        // active_mm->tlb_gen this CPU has flushed for
   int id;
 };
 
@@ -143,6 +148,8 @@ bool wake_up_state(struct task *t, int states);
 long schedule_timeout(long ticks);
 void __noreturn schedule_dead(void);
 void wake_expired_timers(void);
+void switch_mm_sync(struct mm_struct *mm);
+void tlb_shootdown_wait(struct mm_struct *mm, u64 gen);
 void resched_tick(void);
 
 // time.c

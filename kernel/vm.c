@@ -217,3 +217,30 @@ long strncpy_from_user(char *dst, const void *usrc, size_t max)
   spin_unlock(&mm->lock);
   return ret;
 }
+
+// Unmap [va, va+len) of mm and free its pages, safely for threads of mm
+// running on other CPUs: a page is freed only once every such CPU has
+// flushed its stale translations. Caller holds mm->mmap_lock, not mm->lock.
+void unmap_user_pages_sync(struct mm_struct *mm, u64 va, u64 len)
+{
+  u64 a = PAGE_ALIGN_DOWN(va), end = va + len;
+  while (a < end) {
+    void *batch[64];
+    int n = 0;
+    spin_lock(&mm->lock);
+    for (; a < end && n < (int)ARRAY_SIZE(batch); a += PAGE_SIZE) {
+      pte_t *e = lookup_pte(mm->pgd, a);
+      if (e) {
+        batch[n++] = __va(arch_pte_pa(*e));
+        *e = 0;
+      }
+    }
+    u64 gen = ++mm->tlb_gen;
+    spin_unlock(&mm->lock);
+    switch_mm_sync(current->mm);
+    if (READ_ONCE(mm->users) > 1)
+      tlb_shootdown_wait(mm, gen);
+    while (n > 0)
+      free_page(batch[--n]);
+  }
+}
