@@ -286,6 +286,28 @@ void do_notify_parent_cldstop(struct task *t, int why)
   spin_unlock(&tasklist_lock);
 }
 
+// Ask t to take part in a group stop: set mask in t->jobctl unless t is
+// on its way out. Returns whether it was set. Caller holds siglock.
+bool task_set_jobctl_pending(struct task *t, u32 mask)
+{
+  if (fatal_signal_pending(t) || (t->flags & TF_EXITING) || t->exit_state)
+    return false;
+  t->jobctl |= mask;
+  return true;
+}
+
+// A thread born into a group that is stopping joins the stop.
+// Caller holds siglock.
+void task_join_group_stop(struct task *t)
+{
+  struct signal_struct *sig = t->signal;
+  if (sig->group_stop_count > 0 &&
+      task_set_jobctl_pending(t, JOBCTL_STOP_PENDING | JOBCTL_STOP_CONSUME)) {
+    sig->group_stop_count++;
+    set_tsk_thread_flag(t, TIF_SIGPENDING);
+  }
+}
+
 // Start a group stop for signr if none is under way, then take part in
 // it: the thread sleeps in TASK_STOPPED until SIGCONT or SIGKILL. The last
 // thread to stop tells the parent. Called and returns with siglock held.
@@ -299,9 +321,8 @@ static void do_signal_stop(int signr)
     sig->group_stop_count = 0;
     sig->flags &= ~(SIGNAL_STOP_STOPPED | SIGNAL_STOP_REPORTED | SIGNAL_STOP_CONTINUED);
     for_each_thread(sig, o) {
-      if (o->exit_state || (o->flags & TF_EXITING))
+      if (!task_set_jobctl_pending(o, JOBCTL_STOP_PENDING | JOBCTL_STOP_CONSUME))
         continue;
-      o->jobctl |= JOBCTL_STOP_PENDING | JOBCTL_STOP_CONSUME;
       sig->group_stop_count++;
       if (o != t)
         signal_wake_up(o, false);

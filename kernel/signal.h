@@ -85,6 +85,8 @@ void set_current_blocked(sigset_t mask);
 bool get_signal(struct k_sigaction *ka, int *sig);
 void do_signal(struct pt_regs *regs);
 void zap_other_threads(struct task *t);
+bool task_set_jobctl_pending(struct task *t, u32 mask);
+void task_join_group_stop(struct task *t);
 void flush_signal_handlers(struct task *t);
 void do_notify_parent_cldstop(struct task *t, int why);
 bool sig_kernel_only(int sig);

@@ -300,12 +300,7 @@ static int attach_task(struct task *t, u64 flags)
     t->group_leader = p->group_leader;
     t->tgid = p->tgid;
     t->parent = p->parent;
-    // A thread born during a group stop joins it.
-    if (p->signal->group_stop_count > 0) {
-      p->signal->group_stop_count++;
-      t->jobctl = JOBCTL_STOP_PENDING | JOBCTL_STOP_CONSUME;
-      set_tsk_thread_flag(t, TIF_SIGPENDING);
-    }
+    task_join_group_stop(t);
   } else {
     t->parent = p;
     t->exit_signal = SIGCHLD;
