@@ -147,7 +147,7 @@ static int parse_id(const char *name)
 static u32 proc_lookup_inum(u32 dinum, const char *name)
 {
   int id = PROC_ID(dinum), n;
-  struct task *t;
+  struct task *t, *leader;
   switch (PROC_KIND(dinum)) {
   case PROC_ROOT:
     if (namecmp(name, "meminfo") == 0)
@@ -164,7 +164,8 @@ static u32 proc_lookup_inum(u32 dinum, const char *name)
   case PROC_TASK_DIR:
     n = parse_id(name);
     t = n > 0 ? find_task_by_tid(n) : NULL;
-    return t && t->tgid == id ? PROC_INUM(PROC_TID_DIR, n) : 0;
+    leader = find_process(id);
+    return t && leader && same_thread_group(t, leader) ? PROC_INUM(PROC_TID_DIR, n) : 0;
   case PROC_TID_DIR:
     for (u32 i = 0; i < ARRAY_SIZE(tid_dir_files); i++)
       if (namecmp(name, tid_dir_files[i].name) == 0)
