@@ -358,6 +358,7 @@ bool get_signal(struct k_sigaction *ka, int *signr)
 {
   struct task *t = current;
   struct signal_struct *sig = t->signal;
+  int code;
   for (;;) {
     spin_lock(&t->sighand->siglock);
     if (sig->flags & SIGNAL_CLD_CONTINUED) {
@@ -367,9 +368,9 @@ bool get_signal(struct k_sigaction *ka, int *signr)
       continue;
     }
     if (sig->flags & SIGNAL_GROUP_EXIT) {
-      int code = sig->group_exit_code;
+      code = sig->group_exit_code;
       spin_unlock(&t->sighand->siglock);
-      do_group_exit(code);
+      goto fatal;
     }
     if (t->jobctl & JOBCTL_STOP_PENDING) {
       do_signal_stop(0);
@@ -409,8 +410,11 @@ bool get_signal(struct k_sigaction *ka, int *signr)
       continue;
     }
     spin_unlock(&t->sighand->siglock);
-    do_group_exit(s);   // the default action: terminate
+    code = s;   // the default action: terminate
+    goto fatal;
   }
+fatal:
+  do_group_exit(code);
 }
 
 // Replace the blocked mask (SIGKILL and SIGSTOP stay unblocked).
