@@ -137,3 +137,18 @@ grade: deps
 	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/$(LAB).sh
 
 .PHONY: grade
+
+# make apply-solution LAB=deny|hide|embrace [DEST=dir]: the reference
+# series (and the ones it builds on) applied to a fresh copy of this tree
+# in DEST (default build/solutions/LAB); DEST=. applies it to this tree.
+apply-solution:
+	@test -n "$(LAB)" || { echo "usage: make apply-solution LAB=deny|hide|embrace [DEST=dir]"; exit 2; }
+	@dest="$(if $(DEST),$(DEST),build/solutions/$(LAB))"; \
+	if [ "$$dest" != . ]; then \
+	  rm -rf "$$dest" && mkdir -p "$$dest" && \
+	  tar cf - --exclude=./build --exclude=./.git . | tar xf - -C "$$dest"; \
+	fi; \
+	sh tools/apply-solution.sh $(LAB) "$$dest" && \
+	echo "done: build it with make -C $$dest (ARCH=$(ARCH))"
+
+.PHONY: apply-solution
