@@ -147,6 +147,8 @@ long filewrite(struct file *f, u64 usrc, long n)
       return -ENODEV;
     return devsw[f->major].write(f, usrc, n);
   case FD_INODE:
+    if (f->ip->dev == PROCDEV)
+      return procfs_write(f, usrc, n);
     return inode_write(f, usrc, n, &f->off, f->append);
   default:
     return -EINVAL;

@@ -11,6 +11,10 @@
 #include "task.h"
 #include "fs.h"
 #include "io_wq.h"
+#include "procfs.h"
+
+// Ticks to wait inside create_io_thread()'s race window (0: none).
+int io_thread_race_ticks;
 
 // Start fn(arg) in an I/O thread of the current process, named
 // fmt with id (e.g. "iou-wrk-%d"). The thread is not yet runnable: the
@@ -25,14 +29,16 @@ struct task *create_io_thread(void (*fn)(void *), void *arg, const char *fmt, in
   if (!t)
     return NULL;
   // The thread is already in the group: a signal sent before the next
-  // line still finds it unblocked (the race Oleg Nesterov pointed out).
+  // lines still finds it unblocked (the race Oleg Nesterov pointed out).
+  // /proc/sys/kernel/io_thread_race_ticks widens the window for the labs.
+  if (READ_ONCE(io_thread_race_ticks) > 0)
+    schedule_timeout_uninterruptible(io_thread_race_ticks);
   spin_lock(&t->sighand->siglock);
   t->blocked = ~sigmask(SIGKILL);
   spin_unlock(&t->sighand->siglock);
   snprintf(t->comm, sizeof(t->comm), fmt, id);   // 16 bytes: may truncate
   return t;
 }
-
 
 // The process is giving up its I/O threads (its last user thread exits,
 // or it execs): send each SIGKILL and tear io-wq down, waiting for its

@@ -19,6 +19,7 @@
 enum proc_kind {
   PROC_ROOT, PROC_MEMINFO, PROC_PID_DIR, PROC_PID_STATUS, PROC_PID_STAT,
   PROC_TASK_DIR, PROC_TID_DIR, PROC_TID_STATUS, PROC_TID_STAT,
+  PROC_SYS, PROC_SYS_KERNEL, PROC_IO_THREAD_RACE,
 };
 
 #define PROC_INUM(kind, id) (((u32)(id) << 4) | (kind))
@@ -96,6 +97,9 @@ static bool proc_exists(u32 inum)
   switch (PROC_KIND(inum)) {
   case PROC_ROOT:
   case PROC_MEMINFO:
+  case PROC_SYS:
+  case PROC_SYS_KERNEL:
+  case PROC_IO_THREAD_RACE:
     return true;
   case PROC_TID_DIR:
   case PROC_TID_STATUS:
@@ -111,7 +115,8 @@ static bool proc_exists(u32 inum)
 static bool proc_is_dir(u32 inum)
 {
   int k = PROC_KIND(inum);
-  return k == PROC_ROOT || k == PROC_PID_DIR || k == PROC_TASK_DIR || k == PROC_TID_DIR;
+  return k == PROC_ROOT || k == PROC_PID_DIR || k == PROC_TASK_DIR || k == PROC_TID_DIR ||
+         k == PROC_SYS || k == PROC_SYS_KERNEL;
 }
 
 // ilock() for a procfs inode: nothing on disk, everything derived.
@@ -152,6 +157,8 @@ static u32 proc_lookup_inum(u32 dinum, const char *name)
   case PROC_ROOT:
     if (namecmp(name, "meminfo") == 0)
       return PROC_INUM(PROC_MEMINFO, 0);
+    if (namecmp(name, "sys") == 0)
+      return PROC_INUM(PROC_SYS, 0);
     if (namecmp(name, "self") == 0)
       return PROC_INUM(PROC_PID_DIR, current->tgid);
     n = parse_id(name);
@@ -166,6 +173,10 @@ static u32 proc_lookup_inum(u32 dinum, const char *name)
     t = n > 0 ? find_task_by_tid(n) : NULL;
     leader = find_process(id);
     return t && leader && same_thread_group(t, leader) ? PROC_INUM(PROC_TID_DIR, n) : 0;
+  case PROC_SYS:
+    return namecmp(name, "kernel") == 0 ? PROC_INUM(PROC_SYS_KERNEL, 0) : 0;
+  case PROC_SYS_KERNEL:
+    return namecmp(name, "io_thread_race_ticks") == 0 ? PROC_INUM(PROC_IO_THREAD_RACE, 0) : 0;
   case PROC_TID_DIR:
     for (u32 i = 0; i < ARRAY_SIZE(tid_dir_files); i++)
       if (namecmp(name, tid_dir_files[i].name) == 0)
@@ -180,6 +191,8 @@ static u32 proc_parent(u32 inum, int tgid)
 {
   switch (PROC_KIND(inum)) {
   case PROC_PID_DIR: return PROC_INUM(PROC_ROOT, 0);
+  case PROC_SYS: return PROC_INUM(PROC_ROOT, 0);
+  case PROC_SYS_KERNEL: return PROC_INUM(PROC_SYS, 0);
   case PROC_TASK_DIR: return PROC_INUM(PROC_PID_DIR, PROC_ID(inum));
   case PROC_TID_DIR: return PROC_INUM(PROC_TASK_DIR, tgid);
   default: return 0;
@@ -296,6 +309,9 @@ static int proc_show(u32 inum, struct pbuf *b)
   int id = PROC_ID(inum);
   struct task *t;
   switch (PROC_KIND(inum)) {
+  case PROC_IO_THREAD_RACE:
+    PRINT(b, "%d\n", READ_ONCE(io_thread_race_ticks));
+    return 0;
   case PROC_MEMINFO:
     PRINT(b, "MemTotal:\t%lu kB\nMemFree:\t%lu kB\n",
           (arch_phys_ram_end() - PHYS_RAM_BASE) / 1024, nr_free_pages() * (PAGE_SIZE / 1024));
@@ -329,7 +345,9 @@ static void mkdirent(struct dirent *de, const char *name, u32 inum)
 // The fixed entries of directory inum, in order (NULL-terminated).
 static const char *const *fixed_entries(u32 inum)
 {
-  static const char *const root[] = { ".", "..", "meminfo", "self", NULL };
+  static const char *const root[] = { ".", "..", "meminfo", "self", "sys", NULL };
+  static const char *const sys[] = { ".", "..", "kernel", NULL };
+  static const char *const sys_kernel[] = { ".", "..", "io_thread_race_ticks", NULL };
   static const char *const pid_dir[] = { ".", "..", "status", "stat", "task", NULL };
   static const char *const tid_dir[] = { ".", "..", "status", "stat", NULL };
   static const char *const dots[] = { ".", "..", NULL };
@@ -337,6 +355,8 @@ static const char *const *fixed_entries(u32 inum)
   case PROC_ROOT: return root;
   case PROC_PID_DIR: return pid_dir;
   case PROC_TID_DIR: return tid_dir;
+  case PROC_SYS: return sys;
+  case PROC_SYS_KERNEL: return sys_kernel;
   default: return dots;
   }
 }
@@ -408,4 +428,27 @@ long procfs_read(struct file *f, u64 udst, long n)
   }
   free_page(b.s);
   return err < 0 ? err : done;
+}
+
+// May procfs inode ip be opened for writing? Only the knobs in /proc/sys.
+bool procfs_writable(struct inode *ip)
+{
+  return PROC_KIND(ip->inum) == PROC_IO_THREAD_RACE;
+}
+
+// write() to a /proc/sys knob: a decimal number. Returns n or -EINVAL.
+long procfs_write(struct file *f, u64 usrc, long n)
+{
+  char buf[16];
+  if (!procfs_writable(f->ip) || n <= 0 || n >= (long)sizeof(buf))
+    return -EINVAL;
+  if (copy_from_user(buf, (void *)usrc, n) < 0)
+    return -EFAULT;
+  int v = 0, i = 0;
+  for (; i < n && buf[i] >= '0' && buf[i] <= '9'; i++)
+    v = v * 10 + buf[i] - '0';
+  if (i == 0 || (i < n && buf[i] != '\n') || v > 10 * HZ)
+    return -EINVAL;
+  WRITE_ONCE(io_thread_race_ticks, v);
+  return n;
 }

@@ -195,16 +195,17 @@ void wakeup(void *chan)
   spin_unlock(&rq_lock);
 }
 
-// Sleep interruptibly for up to ticks jiffies. Returns the ticks left:
-// 0 when the time ran out, more when a signal or wakeup came first.
-long schedule_timeout(long ticks)
+// Sleep in state for up to ticks jiffies; an interruptible sleep also
+// ends at a signal, and any sleep at a wake_up_state() naming its state.
+// Returns the ticks left: 0 when the time ran out.
+static long schedule_timeout_state(long ticks, enum task_state state)
 {
   struct task *t = current;
   u64 deadline = jiffies + ticks;
   spin_lock(&rq_lock);
-  if (!signal_pending(t) && ticks > 0) {
+  if ((state != TASK_INTERRUPTIBLE || !signal_pending(t)) && ticks > 0) {
     t->wake_at = deadline;
-    t->state = TASK_INTERRUPTIBLE;
+    t->state = state;
     __schedule();
     t->wake_at = 0;
   }
@@ -213,13 +214,25 @@ long schedule_timeout(long ticks)
   return left > 0 ? left : 0;
 }
 
+// Sleep interruptibly (S) for up to ticks jiffies; see above.
+long schedule_timeout(long ticks)
+{
+  return schedule_timeout_state(ticks, TASK_INTERRUPTIBLE);
+}
+
+// Sleep uninterruptibly (D) for ticks jiffies.
+long schedule_timeout_uninterruptible(long ticks)
+{
+  return schedule_timeout_state(ticks, TASK_UNINTERRUPTIBLE);
+}
+
 // Once per tick on CPU 0: wake tasks whose schedule_timeout() expired.
 void wake_expired_timers(void)
 {
   spin_lock(&rq_lock);
   for (struct task *t = tasks; t < &tasks[NTASK]; t++)
     if (t->wake_at && t->wake_at <= jiffies)
-      try_to_wake_up(t, 1 << TASK_INTERRUPTIBLE);
+      try_to_wake_up(t, (1 << TASK_INTERRUPTIBLE) | (1 << TASK_UNINTERRUPTIBLE));
   spin_unlock(&rq_lock);
 }
 

@@ -178,7 +178,7 @@ long sys_open(struct pt_regs *regs)
     err = create(path, T_FILE, 0, 0, true, &ip);
   } else if ((err = namei(path, &ip)) == 0) {
     ilock(ip);
-    if ((ip->type == T_DIR || ip->dev == PROCDEV) && acc != O_RDONLY) {
+    if ((ip->type == T_DIR || (ip->dev == PROCDEV && !procfs_writable(ip))) && acc != O_RDONLY) {
       err = ip->dev == PROCDEV ? -EACCES : -EISDIR;
       iunlockput(ip);
     }
@@ -193,7 +193,7 @@ long sys_open(struct pt_regs *regs)
     end_op();
     return -ENFILE;
   }
-  if ((flags & O_TRUNC) && ip->type == T_FILE && acc != O_RDONLY)
+  if ((flags & O_TRUNC) && ip->type == T_FILE && ip->dev != PROCDEV && acc != O_RDONLY)
     itrunc(ip);
   f->type = ip->type == T_DEVICE ? FD_DEVICE : FD_INODE;
   f->major = ip->major;
