@@ -64,7 +64,7 @@ CFLAGS := -Wall -Werror -O2 -g -ffreestanding -fno-common -nostdlib \
 	-fno-builtin -fno-stack-protector -fno-pie -no-pie \
 	-fno-omit-frame-pointer -I. $(ARCH_CFLAGS)
 KCFLAGS := $(CFLAGS) $(ARCH_KCFLAGS) -Ikernel -Ikernel/arch/$(ARCH) -DARCH_$(ARCH)
-UCFLAGS := $(CFLAGS) -Iuser
+UCFLAGS := $(CFLAGS) -Iuser -Iuser/lib/$(ARCH)
 ASFLAGS := -I. -Ikernel -Ikernel/arch/$(ARCH) -Iuser $(ARCH_CFLAGS) -DARCH_$(ARCH)
 
 # ---------------------------------------------------------------- kernel
@@ -165,3 +165,28 @@ clean:
 
 FORCE:
 .PHONY: all qemu qemu-gdb qemu-cmd check check-arch bench bench-arch deps clean FORCE
+
+# ---------------------------------------------------------------- labs
+# make grade LAB=name runs labs/grade/name.sh against this tree.
+grade: deps
+	@test -n "$(LAB)" || { echo "usage: make grade LAB=name (see labs/README.md)"; exit 2; }
+	@test -f labs/grade/$(LAB).sh || { echo "no grader labs/grade/$(LAB).sh"; exit 2; }
+	@$(MAKE) -s --no-print-directory all
+	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/$(LAB).sh
+
+.PHONY: grade
+
+# make apply-solution LAB=deny|hide|embrace [DEST=dir]: the reference
+# series (and the ones it builds on) applied to a fresh copy of this tree
+# in DEST (default build/solutions/LAB); DEST=. applies it to this tree.
+apply-solution:
+	@test -n "$(LAB)" || { echo "usage: make apply-solution LAB=deny|hide|embrace [DEST=dir]"; exit 2; }
+	@dest="$(if $(DEST),$(DEST),build/solutions/$(LAB))"; \
+	if [ "$$dest" != . ]; then \
+	  rm -rf "$$dest" && mkdir -p "$$dest" && \
+	  tar cf - --exclude=./build --exclude=./.git . | tar xf - -C "$$dest"; \
+	fi; \
+	sh tools/apply-solution.sh $(LAB) "$$dest" && \
+	echo "done: build it with make -C $$dest (ARCH=$(ARCH))"
+
+.PHONY: apply-solution

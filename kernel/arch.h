@@ -52,6 +52,10 @@ void arch_syscall_restart(struct pt_regs *regs);    // re-issue it on return
 void arch_syscall_done(struct pt_regs *regs);       // never restart it
 void arch_syscall_set_arg(struct pt_regs *regs, int n, long val); // for the restart
 
+// ---- ptrace: the user registers as Linux's user_regs_struct
+long arch_ptrace_getregs(struct task *t, u64 *regs);        // returns bytes (<= 512)
+void arch_ptrace_setregs(struct task *t, const u64 *regs);  // user state only
+
 // ---- page tables
 void arch_switch_mm(pte_t *pgd);     // load pgd and flush stale translations
 void arch_flush_tlb(void);

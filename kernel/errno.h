@@ -35,5 +35,7 @@
 #define ENOSYS  38
 #define ENOTEMPTY 39
 #define ELOOP   40
+#define EOPNOTSUPP 95
+#define ECANCELED 125
 #define EMAXERRNO 133
 #endif

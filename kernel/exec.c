@@ -6,6 +6,7 @@
 //   [ page 0 unmapped | program segments | guard page | stack | heap -> ]
 #include "task.h"
 #include "fs.h"
+#include "procfs.h"
 
 #define ELF_MAGIC 0x464C457FU   // "\x7FELF", little endian
 #define PT_LOAD 1
@@ -122,13 +123,13 @@ static long push_args(struct mm_struct *mm, u64 top, u64 bottom,
     if (len >= (long)sizeof(buf))
       return -E2BIG;
     sp = (sp - (len + 1)) & ~15UL;
-    if (sp < bottom || access_remote(mm, sp, buf, len + 1, true) < 0)
+    if (sp < bottom || access_process_vm(mm, sp, buf, len + 1, true, false) < 0)
       return -E2BIG;
     ptrs[argc] = sp;
   }
   ptrs[argc] = 0;
   sp = (sp - (argc + 1) * sizeof(u64)) & ~15UL;
-  if (sp < bottom || access_remote(mm, sp, ptrs, (argc + 1) * sizeof(u64), true) < 0)
+  if (sp < bottom || access_process_vm(mm, sp, ptrs, (argc + 1) * sizeof(u64), true, false) < 0)
     return -E2BIG;
   *argvp = sp;
   *argcp = argc;
@@ -163,7 +164,7 @@ int kernel_execve(const char *path, char *const argv[], bool user_argv)
     goto fail;
   }
   ilock(ip);
-  err = ip->type == T_FILE ? load_elf(mm, ip, &entry, &end) : -EACCES;
+  err = ip->type == T_FILE && ip->dev == ROOTDEV ? load_elf(mm, ip, &entry, &end) : -EACCES;
   iunlockput(ip);
   end_op();
   if (err < 0)
@@ -188,13 +189,15 @@ int kernel_execve(const char *path, char *const argv[], bool user_argv)
     goto fail;
   }
 
-  // Point of no return: the other threads go, then the old image.
+  // Point of no return: the I/O threads and the other threads go, then
+  // the old image.
+  io_uring_task_cancel();
   if ((err = de_thread()) < 0)
     goto fail;
   struct task *t = current;
   struct mm_struct *old = t->mm;
   t->mm = mm;
-  arch_switch_mm(mm->pgd);
+  switch_mm_sync(mm);
   if (old)
     mmput(old);
   set_task_comm(t, basename(path));

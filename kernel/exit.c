@@ -2,6 +2,7 @@
 // wait() by the parent. Lock order: tasklist_lock, then siglock, then
 // rq_lock.
 #include "task.h"
+#include "ptrace.h"
 #include "fs.h"
 
 // Does leader's group consist of the leader alone? Caller holds
@@ -93,6 +94,7 @@ void __noreturn do_exit(int code)
     if (copy_to_user((void *)t->clear_child_tid, &zero, sizeof(zero)) == 0)
       futex_wake(t->clear_child_tid, 1);
   }
+  io_uring_task_exit(t);   // before the files: see io_thread.c
   if (t->files)
     put_files(t->files);
   if (t->fs)
@@ -101,10 +103,11 @@ void __noreturn do_exit(int code)
   t->fs = NULL;
   if (t->mm) {   // leave the user page table before letting it go
     struct mm_struct *mm = t->mm;
-    arch_switch_mm(arch_kernel_pgd());
+    switch_mm_sync(NULL);
     t->mm = NULL;
     mmput(mm);
   }
+  exit_ptrace(t);   // our tracees run on
   bool leader = thread_group_leader(t);
   struct sighand_struct *sh = t->sighand;
   struct signal_struct *sig = t->signal;
@@ -242,43 +245,56 @@ static int wait_consider(struct task *c, int options, int *status)
   return found;
 }
 
+// Tracees of the caller's process matching pid with a stop to report:
+// sets *status and returns the tid, 0 if none is ready, or -ECHILD if
+// there are none at all. Caller holds tasklist_lock.
+static int wait_tracees(int pid, int *status)
+{
+  int found = -ECHILD;
+  for (struct task *t = tasks; t < &tasks[NTASK]; t++) {
+    if (!t->attached || t->exit_state || !t->ptrace || !t->tracer ||
+        !same_thread_group(t->tracer, current) || (pid != -1 && t->tid != pid))
+      continue;
+    if (ptrace_wait_consider(t, status))
+      return t->tid;
+    found = 0;
+  }
+  return found;
+}
+
 // waitpid: report a child process matching pid (-1 any, 0 my group, < -1
 // group -pid) that exited (reaping it), stopped (WUNTRACED) or continued
-// (WCONTINUED), storing its status at ustatus if non-zero. Returns its
-// tid, 0 (WNOHANG and nothing to report), -ECHILD, -EFAULT (the status
-// could not be stored; an exited child stays unreaped) or -ERESTARTSYS.
+// (WCONTINUED), or a thread traced by the caller's process (pid -1 or its
+// tid) that stopped for its tracer. Stores the status at ustatus if
+// non-zero. Returns the tid, 0 (WNOHANG and nothing to report), -ECHILD,
+// -EFAULT (checked first, so nothing is reaped) or -ERESTARTSYS.
 int do_wait(int pid, u64 ustatus, int options)
 {
   struct task *me = current;
+  if (ustatus && (!user_page(me->mm->pgd, ustatus, true) ||
+                  !user_page(me->mm->pgd, ustatus + sizeof(int) - 1, true)))
+    return -EFAULT;   // before reaping anything, so no child is lost
   spin_lock(&tasklist_lock);
   for (;;) {
-    bool have = false;
-    for (struct task *c = tasks; c < &tasks[NTASK]; c++) {
+    int status, tid = wait_tracees(pid, &status);
+    bool have = tid >= 0;
+    for (struct task *c = tasks; c < &tasks[NTASK] && tid <= 0; c++) {
       if (!c->attached || c->exit_state == EXIT_DEAD || !thread_group_leader(c) ||
           !c->parent || c->parent->signal != me->signal || !wait_match(c, pid))
         continue;
       have = true;
-      if (ustatus && (!user_page(me->mm->pgd, ustatus, true) ||
-                      !user_page(me->mm->pgd, ustatus + sizeof(int) - 1, true))) {
-        spin_unlock(&tasklist_lock);
-        return -EFAULT;
-      }
-      int status;
-      if (!wait_consider(c, options, &status))
-        continue;
-      int tid = c->tid;
+      if (wait_consider(c, options, &status))
+        tid = c->tid;
+    }
+    if (tid > 0) {
       spin_unlock(&tasklist_lock);
       if (ustatus && copy_to_user((void *)ustatus, &status, sizeof(status)) < 0)
         return -EFAULT;
       return tid;
     }
-    if (!have) {
+    if (!have || (options & WNOHANG)) {
       spin_unlock(&tasklist_lock);
-      return -ECHILD;
-    }
-    if (options & WNOHANG) {
-      spin_unlock(&tasklist_lock);
-      return 0;
+      return have ? 0 : -ECHILD;
     }
     if (sleep_interruptible(me->signal, &tasklist_lock) < 0) {
       spin_unlock(&tasklist_lock);

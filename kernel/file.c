@@ -1,6 +1,7 @@
 // Open files: the system-wide table and read/write/seek on any kind.
 #include "task.h"
 #include "fs.h"
+#include "procfs.h"
 #include "fcntl.h"
 
 struct devsw devsw[NDEV];
@@ -55,6 +56,8 @@ void fileclose(struct file *f)
   spin_unlock(&ftable.lock);
   if (copy.type == FD_PIPE) {
     pipeclose(copy.pipe, copy.writable);
+  } else if (copy.type == FD_IO_URING) {
+    io_uring_release(copy.ring);
   } else if (copy.type == FD_INODE || copy.type == FD_DEVICE) {
     begin_op();
     iput(copy.ip);
@@ -90,20 +93,24 @@ long fileread(struct file *f, u64 udst, long n)
     return devsw[f->major].read(f, udst, n);
   case FD_INODE: {
     ilock(f->ip);
-    long r = readi(f->ip, true, udst, f->off, n);
-    if (r > 0)
+    long r;
+    if (f->ip->dev == PROCDEV) {
+      r = procfs_read(f, udst, n);   // keeps its own cursor in f->off
+    } else if ((r = readi(f->ip, true, udst, f->off, n)) > 0) {
       f->off += r;
+    }
     iunlock(f->ip);
     return r;
   }
   default:
-    panic("fileread: bad file type");
+    return -EINVAL;   // an io_uring fd
   }
 }
 
-// Write n bytes from user memory, in pieces small enough for one log
-// operation each. Returns the count written or -errno.
-static long inode_write(struct file *f, u64 usrc, long n)
+// Write n bytes from user memory at *off (at the end of the file if
+// append), in pieces small enough for one log operation each, advancing
+// *off. Returns the count written or -errno.
+static long inode_write(struct file *f, u64 usrc, long n, u64 *off, bool append)
 {
   // inode, indirect and double-indirect blocks, bitmap blocks, slack
   const long max = ((MAXOPBLOCKS - 1 - 3 - 2) / 2) * BSIZE;
@@ -112,11 +119,11 @@ static long inode_write(struct file *f, u64 usrc, long n)
     long m = n - done < max ? n - done : max;
     begin_op();
     ilock(f->ip);
-    if (f->append)
-      f->off = f->ip->size;
-    long r = writei(f->ip, true, usrc + done, f->off, m);
+    if (append)
+      *off = f->ip->size;
+    long r = writei(f->ip, true, usrc + done, *off, m);
     if (r > 0)
-      f->off += r;
+      *off += r;
     iunlock(f->ip);
     end_op();
     if (r < 0)
@@ -140,9 +147,11 @@ long filewrite(struct file *f, u64 usrc, long n)
       return -ENODEV;
     return devsw[f->major].write(f, usrc, n);
   case FD_INODE:
-    return inode_write(f, usrc, n);
+    if (f->ip->dev == PROCDEV)
+      return procfs_write(f, usrc, n);
+    return inode_write(f, usrc, n, &f->off, f->append);
   default:
-    panic("filewrite: bad file type");
+    return -EINVAL;
   }
 }
 
@@ -166,4 +175,27 @@ long filelseek(struct file *f, long off, int whence)
   }
   iunlock(f->ip);
   return r;
+}
+
+// pread/pwrite: like fileread/filewrite but at offset off, leaving the
+// file position alone. Only inodes have offsets; other files ignore off.
+long file_pread(struct file *f, u64 udst, long n, u64 off)
+{
+  if (f->type != FD_INODE || f->ip->dev == PROCDEV)
+    return fileread(f, udst, n);
+  if (!f->readable)
+    return -EBADF;
+  ilock(f->ip);
+  long r = readi(f->ip, true, udst, off, n);
+  iunlock(f->ip);
+  return r;
+}
+
+long file_pwrite(struct file *f, u64 usrc, long n, u64 off)
+{
+  if (f->type != FD_INODE)
+    return filewrite(f, usrc, n);
+  if (!f->writable)
+    return -EBADF;
+  return inode_write(f, usrc, n, &off, false);
 }

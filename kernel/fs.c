@@ -7,6 +7,7 @@
 #include "task.h"
 #include "buf.h"
 #include "fs.h"
+#include "procfs.h"
 
 struct superblock sb;
 
@@ -79,7 +80,7 @@ void fs_init(int dev)
 
 // The in-memory inode for (dev, inum), referenced but not locked or read.
 // NULL if the table is full.
-static struct inode *iget(u32 dev, u32 inum)
+struct inode *iget(u32 dev, u32 inum)
 {
   struct inode *empty = NULL;
   spin_lock(&itable.lock);
@@ -152,6 +153,11 @@ void ilock(struct inode *ip)
   if (!ip || ip->ref < 1)
     panic("ilock: bad inode");
   sleep_lock(&ip->lock);
+  if (ip->dev == PROCDEV) {
+    procfs_fill_inode(ip);   // nothing on disk: derived each time
+    ip->valid = true;
+    return;
+  }
   if (ip->valid)
     return;
   struct buf *b = bread(ip->dev, IBLOCK(ip->inum, sb));
@@ -180,7 +186,7 @@ void iunlock(struct inode *ip)
 void iput(struct inode *ip)
 {
   spin_lock(&itable.lock);
-  if (ip->ref == 1 && ip->valid && ip->nlink == 0) {
+  if (ip->ref == 1 && ip->dev != PROCDEV && ip->valid && ip->nlink == 0) {
     // Nobody else can reach it: no links, and we hold the only reference.
     sleep_lock(&ip->lock);
     spin_unlock(&itable.lock);
@@ -387,6 +393,8 @@ int namecmp(const char *a, const char *b)
 struct inode *dirlookup(struct inode *dp, const char *name, u32 *poff)
 {
   struct dirent de;
+  if (dp->dev == PROCDEV)
+    return procfs_lookup(dp, name);
   if (dp->type != T_DIR)
     panic("dirlookup: not a directory");
   for (u32 off = 0; off < dp->size; off += sizeof(de)) {
@@ -493,7 +501,9 @@ static int namex(const char *path, bool parent, char *name, struct inode **ipp)
     iunlockput(ip);
     if (!next)
       return -ENOENT;
-    ip = next;
+    ip = procfs_cross_mount(next);
+    if (!ip)
+      return -ENFILE;
   }
   if (err || parent) {
     iput(ip);

@@ -20,7 +20,7 @@ struct inode {
   u32 addrs[NDIRECT + 2];
 };
 
-enum file_type { FD_NONE, FD_PIPE, FD_INODE, FD_DEVICE };
+enum file_type { FD_NONE, FD_PIPE, FD_INODE, FD_DEVICE, FD_IO_URING };
 
 // An open file. ftable.lock guards ref; off is guarded by the inode lock.
 struct file {
@@ -28,6 +28,7 @@ struct file {
   int ref;
   bool readable, writable, append;
   struct pipe *pipe;       // FD_PIPE
+  struct io_ring_ctx *ring; // FD_IO_URING
   struct inode *ip;        // FD_INODE, FD_DEVICE
   u64 off;                 // FD_INODE
   short major;             // FD_DEVICE
@@ -47,6 +48,7 @@ extern struct superblock sb;
 void fs_init(int dev);
 void inode_cache_init(void);
 struct inode *ialloc(u32 dev, short type);
+struct inode *iget(u32 dev, u32 inum);
 struct inode *idup(struct inode *ip);
 void ilock(struct inode *ip);
 void iunlock(struct inode *ip);
@@ -80,15 +82,26 @@ int filestat(struct file *f, u64 ustat);
 long fileread(struct file *f, u64 udst, long n);
 long filewrite(struct file *f, u64 usrc, long n);
 long filelseek(struct file *f, long off, int whence);
+long file_pread(struct file *f, u64 udst, long n, u64 off);
+struct file *fdget(long fd);
+int fd_install(struct file *f);
+struct io_ring_ctx;
+void io_uring_release(struct io_ring_ctx *ctx);
+void io_uring_task_exit(struct task *t);
+void io_uring_task_cancel(void);
+long file_pwrite(struct file *f, u64 usrc, long n, u64 off);
 
 // pipe.c
 int pipealloc(struct file **r, struct file **w);
 void pipeclose(struct pipe *p, bool writable);
 long piperead(struct pipe *p, u64 udst, long n);
 long pipewrite(struct pipe *p, u64 usrc, long n);
+bool pipe_read_would_block(struct pipe *p);
+bool pipe_write_would_block(struct pipe *p, long n);
 
 // exec.c
 int kernel_execve(const char *path, char *const argv[], bool user_argv);
+int kern_mkdir(const char *path);
 
 // console.c
 void console_init(void);

@@ -30,11 +30,15 @@ void *alloc_page(void);           // zeroed; NULL when out of memory
 void  free_page(void *va);
 long  nr_free_pages(void);
 
-// vm.c: page tables and user memory
+// vm.c: page tables and user memory. The heap stays below USER_MMAP_BASE;
+// mappings the kernel makes for a process (io_uring rings) go above it.
+#define USER_MMAP_BASE 0x2000000000UL
 pte_t *pgd_alloc(void);
 void  pgd_free(pte_t *pgd);
 int   map_user_page(pte_t *pgd, u64 va, void *page, int prot);
-void  unmap_user_range(pte_t *pgd, u64 va, u64 len);
+void  unmap_user_pages(pte_t *pgd, u64 va, u64 len, bool free);
+struct mm_struct;
+void  unmap_user_pages_sync(struct mm_struct *mm, u64 va, u64 len);
 int   copy_user_range(pte_t *dst, pte_t *src, u64 va, u64 len);
 pte_t *lookup_pte(pte_t *pgd, u64 va);
 void *user_page(pte_t *pgd, u64 va, bool write);
@@ -44,7 +48,7 @@ long  strncpy_from_user(char *dst, const void *usrc, size_t max);
 int   get_user_u64(u64 *val, u64 uaddr);
 int   put_user_u64(u64 uaddr, u64 val);
 struct mm_struct;
-int   access_remote(struct mm_struct *mm, u64 uaddr, void *buf, size_t n, bool write);
+int   access_process_vm(struct mm_struct *mm, u64 uaddr, void *buf, size_t n, bool write, bool force);
 
 // time.c
 extern volatile u64 jiffies;

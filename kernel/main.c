@@ -4,6 +4,7 @@
 #include "task.h"
 #include "buf.h"
 #include "fs.h"
+#include "procfs.h"
 
 extern char __bss_start[], __bss_end[];
 extern volatile int secondaries_go;
@@ -18,6 +19,7 @@ static void kernel_init(void *arg)
   fs_init(ROOTDEV);
   struct inode *root;
   begin_op();
+  procfs_init();
   if (namei("/", &root) < 0)
     panic("kernel_init: no root directory");
   end_op();

@@ -118,3 +118,22 @@ long piperead(struct pipe *p, u64 udst, long n)
   spin_unlock(&p->lock);
   return i;
 }
+
+// Would a read block now (no data, a writer still there)? For io_uring's
+// non-blocking first try.
+bool pipe_read_would_block(struct pipe *p)
+{
+  spin_lock(&p->lock);
+  bool r = p->nread == p->nwrite && p->writeopen;
+  spin_unlock(&p->lock);
+  return r;
+}
+
+// Would writing n bytes block now?
+bool pipe_write_would_block(struct pipe *p, long n)
+{
+  spin_lock(&p->lock);
+  bool r = p->readopen && (long)(PIPESIZE - (p->nwrite - p->nread)) < n;
+  spin_unlock(&p->lock);
+  return r;
+}

@@ -89,7 +89,7 @@ static void __schedule(void)
   next->on_cpu = true;
   next->cpu = c->id;
   c->switched_from = prev;
-  arch_switch_mm(next->mm ? next->mm->pgd : arch_kernel_pgd());
+  switch_mm_sync(next->mm);
   arch_switch_to(&prev->ti.context, &next->ti.context);
   // prev runs again here, maybe on another CPU.
   finish_task_switch();
@@ -195,16 +195,17 @@ void wakeup(void *chan)
   spin_unlock(&rq_lock);
 }
 
-// Sleep interruptibly for up to ticks jiffies. Returns the ticks left:
-// 0 when the time ran out, more when a signal or wakeup came first.
-long schedule_timeout(long ticks)
+// Sleep in state for up to ticks jiffies; an interruptible sleep also
+// ends at a signal, and any sleep at a wake_up_state() naming its state.
+// Returns the ticks left: 0 when the time ran out.
+static long schedule_timeout_state(long ticks, enum task_state state)
 {
   struct task *t = current;
   u64 deadline = jiffies + ticks;
   spin_lock(&rq_lock);
-  if (!signal_pending(t) && ticks > 0) {
+  if ((state != TASK_INTERRUPTIBLE || !signal_pending(t)) && ticks > 0) {
     t->wake_at = deadline;
-    t->state = TASK_INTERRUPTIBLE;
+    t->state = state;
     __schedule();
     t->wake_at = 0;
   }
@@ -213,13 +214,25 @@ long schedule_timeout(long ticks)
   return left > 0 ? left : 0;
 }
 
+// Sleep interruptibly (S) for up to ticks jiffies; see above.
+long schedule_timeout(long ticks)
+{
+  return schedule_timeout_state(ticks, TASK_INTERRUPTIBLE);
+}
+
+// Sleep uninterruptibly (D) for ticks jiffies.
+long schedule_timeout_uninterruptible(long ticks)
+{
+  return schedule_timeout_state(ticks, TASK_UNINTERRUPTIBLE);
+}
+
 // Once per tick on CPU 0: wake tasks whose schedule_timeout() expired.
 void wake_expired_timers(void)
 {
   spin_lock(&rq_lock);
   for (struct task *t = tasks; t < &tasks[NTASK]; t++)
     if (t->wake_at && t->wake_at <= jiffies)
-      try_to_wake_up(t, 1 << TASK_INTERRUPTIBLE);
+      try_to_wake_up(t, (1 << TASK_INTERRUPTIBLE) | (1 << TASK_UNINTERRUPTIBLE));
   spin_unlock(&rq_lock);
 }
 
@@ -264,4 +277,39 @@ void __noreturn schedule_dead(void)
 {
   __schedule();
   panic("schedule_dead: dead task %d ran again", current->tid);
+}
+
+// Load mm (NULL: the kernel's page table) on this CPU, flushing stale
+// translations if mm lost pages since this CPU last flushed for it.
+// Called at every switch and on every return to user mode.
+void switch_mm_sync(struct mm_struct *mm)
+{
+  push_off();   // stay on this CPU
+  struct cpu *c = this_cpu();
+  u64 gen = mm ? READ_ONCE(mm->tlb_gen) : 0;
+  if (c->active_mm != mm) {
+    arch_switch_mm(mm ? mm->pgd : arch_kernel_pgd());
+    c->active_mm = mm;
+  } else if (c->tlb_gen_seen == gen) {
+    pop_off();
+    return;
+  } else {
+    arch_flush_tlb();
+  }
+  WRITE_ONCE(c->tlb_gen_seen, gen);
+  pop_off();
+}
+
+// Wait until no other CPU can still use a translation of mm older than
+// gen: each has switched away or flushed (at its next return to user
+// mode, at the latest one tick away). Caller holds no spinlock.
+void tlb_shootdown_wait(struct mm_struct *mm, u64 gen)
+{
+  for (int i = 0; i < NCPU; i++) {
+    struct cpu *c = &cpus[i];
+    if (c == this_cpu())
+      continue;
+    while (READ_ONCE(c->active_mm) == mm && READ_ONCE(c->tlb_gen_seen) < gen)
+      schedule();
+  }
 }

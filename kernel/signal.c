@@ -4,6 +4,7 @@
 // happens only in the receiving thread, in get_signal(), on its way back
 // to user mode. Every field here is guarded by the group's siglock.
 #include "task.h"
+#include "ptrace.h"
 
 // SIGKILL and SIGSTOP: never caught, blocked or ignored.
 bool sig_kernel_only(int sig)
@@ -285,6 +286,28 @@ void do_notify_parent_cldstop(struct task *t, int why)
   spin_unlock(&tasklist_lock);
 }
 
+// Ask t to take part in a group stop: set mask in t->jobctl unless t is
+// on its way out. Returns whether it was set. Caller holds siglock.
+bool task_set_jobctl_pending(struct task *t, u32 mask)
+{
+  if (fatal_signal_pending(t) || (t->flags & TF_EXITING) || t->exit_state)
+    return false;
+  t->jobctl |= mask;
+  return true;
+}
+
+// A thread born into a group that is stopping joins the stop.
+// Caller holds siglock.
+void task_join_group_stop(struct task *t)
+{
+  struct signal_struct *sig = t->signal;
+  if (sig->group_stop_count > 0 &&
+      task_set_jobctl_pending(t, JOBCTL_STOP_PENDING | JOBCTL_STOP_CONSUME)) {
+    sig->group_stop_count++;
+    set_tsk_thread_flag(t, TIF_SIGPENDING);
+  }
+}
+
 // Start a group stop for signr if none is under way, then take part in
 // it: the thread sleeps in TASK_STOPPED until SIGCONT or SIGKILL. The last
 // thread to stop tells the parent. Called and returns with siglock held.
@@ -298,9 +321,8 @@ static void do_signal_stop(int signr)
     sig->group_stop_count = 0;
     sig->flags &= ~(SIGNAL_STOP_STOPPED | SIGNAL_STOP_REPORTED | SIGNAL_STOP_CONTINUED);
     for_each_thread(sig, o) {
-      if (o->exit_state || (o->flags & TF_EXITING))
+      if (!task_set_jobctl_pending(o, JOBCTL_STOP_PENDING | JOBCTL_STOP_CONSUME))
         continue;
-      o->jobctl |= JOBCTL_STOP_PENDING | JOBCTL_STOP_CONSUME;
       sig->group_stop_count++;
       if (o != t)
         signal_wake_up(o, false);
@@ -324,7 +346,8 @@ static void do_signal_stop(int signr)
   // Sleep while the group is stopped (or still stopping) and nothing
   // fatal came; SIGCONT clears both conditions and wakes us.
   while (((sig->flags & SIGNAL_STOP_STOPPED) || sig->group_stop_count > 0) &&
-         !(sig->flags & SIGNAL_GROUP_EXIT) && !(t->pending & sigmask(SIGKILL)))
+         !(sig->flags & SIGNAL_GROUP_EXIT) && !(t->pending & sigmask(SIGKILL)) &&
+         !(t->ptrace && (t->pending & ~t->blocked)))   // a tracer's SIGSTOP
     sleep_in_state(&t->sighand->siglock, TASK_STOPPED);
 }
 
@@ -335,6 +358,7 @@ bool get_signal(struct k_sigaction *ka, int *signr)
 {
   struct task *t = current;
   struct signal_struct *sig = t->signal;
+  int code;
   for (;;) {
     spin_lock(&t->sighand->siglock);
     if (sig->flags & SIGNAL_CLD_CONTINUED) {
@@ -344,9 +368,9 @@ bool get_signal(struct k_sigaction *ka, int *signr)
       continue;
     }
     if (sig->flags & SIGNAL_GROUP_EXIT) {
-      int code = sig->group_exit_code;
+      code = sig->group_exit_code;
       spin_unlock(&t->sighand->siglock);
-      do_group_exit(code);
+      goto fatal;
     }
     if (t->jobctl & JOBCTL_STOP_PENDING) {
       do_signal_stop(0);
@@ -358,6 +382,10 @@ bool get_signal(struct k_sigaction *ka, int *signr)
       recalc_sigpending(t);
       spin_unlock(&t->sighand->siglock);
       return false;
+    }
+    if (t->ptrace && s != SIGKILL && !(s = ptrace_stop(s))) {
+      spin_unlock(&t->sighand->siglock);   // the tracer cancelled it
+      continue;
     }
     struct k_sigaction *act = sig_action(t, s);
     if (act->handler == SIG_IGN) {
@@ -382,8 +410,11 @@ bool get_signal(struct k_sigaction *ka, int *signr)
       continue;
     }
     spin_unlock(&t->sighand->siglock);
-    do_group_exit(s);   // the default action: terminate
+    code = s;   // the default action: terminate
+    goto fatal;
   }
+fatal:
+  do_group_exit(code);
 }
 
 // Replace the blocked mask (SIGKILL and SIGSTOP stay unblocked).

@@ -66,6 +66,8 @@ struct signal_struct {
   int pgrp;                  // process group (tasklist_lock)
   int session;               // session (tasklist_lock)
   u64 utime, stime;          // CPU time of threads that have exited (siglock)
+  int nr_user_threads;       // threads that are not I/O threads (atomic)
+  struct io_wq *io_wq;       // io-wq pool, made by io_uring on first use
 };
 
 struct task;
@@ -83,6 +85,8 @@ void set_current_blocked(sigset_t mask);
 bool get_signal(struct k_sigaction *ka, int *sig);
 void do_signal(struct pt_regs *regs);
 void zap_other_threads(struct task *t);
+bool task_set_jobctl_pending(struct task *t, u32 mask);
+void task_join_group_stop(struct task *t);
 void flush_signal_handlers(struct task *t);
 void do_notify_parent_cldstop(struct task *t, int why);
 bool sig_kernel_only(int sig);

@@ -1,11 +1,12 @@
 // System calls on files, directories and pipes.
 #include "task.h"
 #include "fs.h"
+#include "procfs.h"
 #include "fcntl.h"
 #include "syscall.h"
 
 // The open file at descriptor fd of the current process, or NULL.
-static struct file *fdget(long fd)
+struct file *fdget(long fd)
 {
   if (fd < 0 || fd >= NOFILE)
     return NULL;
@@ -13,7 +14,7 @@ static struct file *fdget(long fd)
 }
 
 // Install f at the lowest free descriptor. Returns it or -EMFILE.
-static int fd_install(struct file *f)
+int fd_install(struct file *f)
 {
   struct files_struct *files = current->files;
   spin_lock(&files->lock);
@@ -112,6 +113,10 @@ static int create(const char *path, short type, short major, short minor,
   if (err < 0)
     return err;
   ilock(dp);
+  if (dp->dev == PROCDEV) {   // procfs holds no files of ours
+    iunlockput(dp);
+    return -EACCES;
+  }
   if ((ip = dirlookup(dp, name, NULL)) != NULL) {
     iunlockput(dp);
     ilock(ip);
@@ -173,9 +178,9 @@ long sys_open(struct pt_regs *regs)
     err = create(path, T_FILE, 0, 0, true, &ip);
   } else if ((err = namei(path, &ip)) == 0) {
     ilock(ip);
-    if (ip->type == T_DIR && acc != O_RDONLY) {
+    if ((ip->type == T_DIR || (ip->dev == PROCDEV && !procfs_writable(ip))) && acc != O_RDONLY) {
+      err = ip->dev == PROCDEV ? -EACCES : -EISDIR;
       iunlockput(ip);
-      err = -EISDIR;
     }
   }
   if (err < 0) {
@@ -188,7 +193,7 @@ long sys_open(struct pt_regs *regs)
     end_op();
     return -ENFILE;
   }
-  if ((flags & O_TRUNC) && ip->type == T_FILE && acc != O_RDONLY)
+  if ((flags & O_TRUNC) && ip->type == T_FILE && ip->dev != PROCDEV && acc != O_RDONLY)
     itrunc(ip);
   f->type = ip->type == T_DEVICE ? FD_DEVICE : FD_INODE;
   f->major = ip->major;
@@ -202,6 +207,16 @@ long sys_open(struct pt_regs *regs)
   if (fd < 0)
     fileclose(f);
   return fd;
+}
+
+// mkdir for the kernel itself (inside an fs operation). Returns 0 or -errno.
+int kern_mkdir(const char *path)
+{
+  struct inode *ip;
+  int err = create(path, T_DIR, 0, 0, false, &ip);
+  if (err == 0)
+    iunlockput(ip);
+  return err;
 }
 
 long sys_mkdir(struct pt_regs *regs)
@@ -283,7 +298,7 @@ long sys_link(struct pt_regs *regs)
   iunlock(ip);
   if ((err = nameiparent(new, name, &dp)) == 0) {
     ilock(dp);
-    if (dp->dev != ip->dev)
+    if (dp->dev != ip->dev || dp->dev == PROCDEV)
       err = -EXDEV;
     else
       err = dirlink(dp, name, ip->inum);
@@ -315,6 +330,10 @@ long sys_unlink(struct pt_regs *regs)
     return err;
   }
   ilock(dp);
+  if (dp->dev == PROCDEV) {
+    err = -EACCES;
+    goto out_dp;
+  }
   if (namecmp(name, ".") == 0 || namecmp(name, "..") == 0) {
     err = -EINVAL;
     goto out_dp;

@@ -130,7 +130,8 @@ long sys_gettid(struct pt_regs *regs) { return current->tid; }
 // clone(flags, stack, ctid): fork (flags 0) or a new thread.
 long sys_clone(struct pt_regs *regs)
 {
-  return copy_process(ARG(0), ARG(1), ARG(2));
+  struct kernel_clone_args args = { .flags = ARG(0), .stack = ARG(1), .ctid = ARG(2) };
+  return kernel_clone(&args);
 }
 
 long sys_exit_thread(struct pt_regs *regs)

@@ -3,7 +3,11 @@
 #include "syscall.h"
 
 
-long sys_fork(struct pt_regs *regs) { return copy_process(0, 0, 0); }
+long sys_fork(struct pt_regs *regs)
+{
+  struct kernel_clone_args args = { 0 };
+  return kernel_clone(&args);
+}
 
 // exit() ends the whole process, as Linux's exit_group.
 long sys_exit(struct pt_regs *regs) { do_group_exit((ARG(0) & 0xff) << 8); }
@@ -29,22 +33,27 @@ long sys_getppid(struct pt_regs *regs)
 
 
 // sbrk(n): move the break by n bytes; returns the old break or -ENOMEM.
+// mmap_lock keeps two threads from moving it at once; pages go through
+// unmap_user_pages_sync(), since other threads may still see them.
 long sys_sbrk(struct pt_regs *regs)
 {
   long n = ARG(0);
   struct mm_struct *mm = current->mm;
-  spin_lock(&mm->lock);
+  sleep_lock(&mm->mmap_lock);
   u64 old = mm->brk, new = old + n;
   long ret = old;
-  if ((n > 0 && (new < old || new > USER_TOP)) || (n < 0 && (new > old || new < mm->start_brk))) {
+  if ((n > 0 && (new < old || new > USER_MMAP_BASE)) || (n < 0 && (new > old || new < mm->start_brk))) {
     ret = -ENOMEM;
   } else if (n > 0) {
     for (u64 a = PAGE_ALIGN(old); a < new; a += PAGE_SIZE) {
       void *page = alloc_page();
-      if (!page || map_user_page(mm->pgd, a, page, VM_READ | VM_WRITE) < 0) {
+      spin_lock(&mm->lock);
+      int err = page ? map_user_page(mm->pgd, a, page, VM_READ | VM_WRITE) : -ENOMEM;
+      spin_unlock(&mm->lock);
+      if (err < 0) {
         if (page)
           free_page(page);
-        unmap_user_range(mm->pgd, PAGE_ALIGN(old), a - PAGE_ALIGN(old));
+        unmap_user_pages_sync(mm, PAGE_ALIGN(old), a - PAGE_ALIGN(old));
         ret = -ENOMEM;
         break;
       }
@@ -52,14 +61,16 @@ long sys_sbrk(struct pt_regs *regs)
   } else if (n < 0) {
     // Bytes past the new break in its last page must read as zero if
     // the break grows again.
+    spin_lock(&mm->lock);
     char *tail = (new & (PAGE_SIZE - 1)) ? user_page(mm->pgd, new, true) : NULL;
     if (tail)
       memset(tail, 0, PAGE_SIZE - (new & (PAGE_SIZE - 1)));
-    unmap_user_range(mm->pgd, PAGE_ALIGN(new), PAGE_ALIGN(old) - PAGE_ALIGN(new));
+    spin_unlock(&mm->lock);
+    unmap_user_pages_sync(mm, PAGE_ALIGN(new), PAGE_ALIGN(old) - PAGE_ALIGN(new));
   }
   if (ret >= 0)
     mm->brk = new;
-  spin_unlock(&mm->lock);
+  sleep_unlock(&mm->mmap_lock);
   return ret;
 }
 

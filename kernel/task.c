@@ -108,6 +108,7 @@ struct mm_struct *mm_alloc(void)
     return NULL;
   }
   spin_lock_init(&mm->lock, "mm");
+  sleep_lock_init(&mm->mmap_lock, "mmap_lock");
   mm->users = 1;
   return mm;
 }
@@ -299,49 +300,63 @@ static int attach_task(struct task *t, u64 flags)
     t->group_leader = p->group_leader;
     t->tgid = p->tgid;
     t->parent = p->parent;
-    // A thread born during a group stop joins it.
-    if (p->signal->group_stop_count > 0) {
-      p->signal->group_stop_count++;
-      t->jobctl = JOBCTL_STOP_PENDING | JOBCTL_STOP_CONSUME;
-      set_tsk_thread_flag(t, TIF_SIGPENDING);
-    }
+    task_join_group_stop(t);
   } else {
     t->parent = p;
     t->exit_signal = SIGCHLD;
   }
   t->attached = true;
+  if (!(t->flags & TF_IO_WORKER))
+    __atomic_fetch_add(&t->signal->nr_user_threads, 1, __ATOMIC_RELAXED);
   spin_unlock(&p->sighand->siglock);
   spin_unlock(&tasklist_lock);
   return 0;
 }
 
-// fork (clone_flags 0) or a new thread of the caller's group
-// (CLONE_THREAD_FLAGS, optionally CLONE_CHILD_CLEARTID with ctid, running
-// on user stack `stack`). Returns the new tid, or -EINVAL, -EAGAIN,
-// -ENOMEM, -EINTR.
-int copy_process(u64 clone_flags, u64 stack, u64 ctid)
+// Make a new task from the current one as args says: a new process
+// (flags 0), a user thread (CLONE_THREAD_FLAGS, on user stack args->stack,
+// optionally CLONE_CHILD_CLEARTID), or an I/O thread (io_thread: a thread
+// of the group that runs args->fn in the kernel). The task is not yet
+// runnable: the caller wakes it with wake_up_new_task(). Returns it, or
+// NULL with *err = -EINVAL, -EAGAIN, -ENOMEM or -EINTR.
+struct task *copy_process(const struct kernel_clone_args *args, int *err)
 {
   struct task *p = current;
-  u64 share = clone_flags & ~CLONE_CHILD_CLEARTID;
+  u64 flags = args->flags, share = flags & ~CLONE_CHILD_CLEARTID;
+  *err = -EINVAL;
   if (share != 0 && share != CLONE_THREAD_FLAGS)
-    return -EINVAL;
-  if ((clone_flags & CLONE_THREAD) && (stack == 0 || stack >= USER_TOP))
-    return -EINVAL;
+    return NULL;
+  if ((flags & CLONE_THREAD) && !args->io_thread && (args->stack == 0 || args->stack >= USER_TOP))
+    return NULL;
   struct task *t = alloc_task();
+  *err = -EAGAIN;
   if (!t)
-    return -EAGAIN;
-  int err = copy_shared(t, clone_flags);
-  if (err == 0)
-    err = attach_task(t, clone_flags);
-  if (err < 0) {
+    return NULL;
+  if (args->io_thread)
+    t->flags |= TF_IO_WORKER;
+  if ((*err = copy_shared(t, flags)) == 0)
+    *err = attach_task(t, flags);
+  if (*err < 0) {
     abort_new_task(t);
-    return err;
+    return NULL;
   }
-  if (clone_flags & CLONE_CHILD_CLEARTID)
-    t->clear_child_tid = ctid;
+  if (flags & CLONE_CHILD_CLEARTID)
+    t->clear_child_tid = args->ctid;
   set_task_comm(t, p->comm);
-  arch_copy_thread(t, NULL, NULL);
-  arch_fork_regs(task_pt_regs(t), task_pt_regs(p), stack);
+  arch_copy_thread(t, args->fn, args->fn_arg);
+  // An I/O thread keeps a copy of its creator's user registers too:
+  // they are what a debugger sees for it (5.13 zeroes pc and sp).
+  arch_fork_regs(task_pt_regs(t), task_pt_regs(p), args->stack);
+  return t;
+}
+
+// clone/fork: a new process or user thread, running. Returns its tid.
+int kernel_clone(const struct kernel_clone_args *args)
+{
+  int err;
+  struct task *t = copy_process(args, &err);
+  if (!t)
+    return err;
   int tid = t->tid;
   wake_up_new_task(t);
   return tid;
@@ -365,6 +380,8 @@ struct task *create_kthread(void (*fn)(void *), void *arg, const char *name)
   }
   spin_lock(&tasklist_lock);
   t->attached = true;
+  if (!(t->flags & TF_IO_WORKER))
+    __atomic_fetch_add(&t->signal->nr_user_threads, 1, __ATOMIC_RELAXED);
   spin_unlock(&tasklist_lock);
   set_task_comm(t, name);
   arch_copy_thread(t, fn, arg);

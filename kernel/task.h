@@ -4,6 +4,7 @@
 #include "kernel.h"
 #include "spinlock.h"
 #include "signal.h"
+#include "sleeplock.h"
 
 // task->state (guarded by rq_lock). Linux's letters in comments.
 enum task_state {
@@ -22,22 +23,26 @@ enum task_state {
 // ti.flags bits, set and cleared atomically; tested on the way to user mode.
 #define TIF_SIGPENDING    (1UL << 0)
 #define TIF_NEED_RESCHED  (1UL << 1)
+#define TIF_NOTIFY_SIGNAL (1UL << 2)   // an I/O thread must look up from a blocking call
 
 // task->flags (Linux's PF_*): written only by the task itself or before it runs.
 #define TF_KTHREAD   0x1   // runs only in the kernel
 #define TF_EXITING   0x4   // in do_exit()
 #define TF_IDLE      0x8   // a CPU's idle task
+#define TF_IO_WORKER 0x10  // an io_uring I/O thread (Linux: PF_IO_WORKER)
 
 // Written at the lowest word of every kernel stack; checked at each switch.
 #define STACK_END_MAGIC 0x57AC6E9DUL
 
 // An address space; shared by the threads of a process.
 struct mm_struct {
-  struct spinlock lock;    // guards brk and the page table's user half
+  struct sleeplock mmap_lock;  // serializes changes of the layout (sbrk)
+  struct spinlock lock;    // guards brk, tlb_gen and the page table's user half
   int users;               // tasks using it (atomic)
   pte_t *pgd;
   u64 start_brk;           // first heap byte
   u64 brk;                 // first byte past the heap
+  u64 tlb_gen;             // bumped when pages go; CPUs flush to catch up
 };
 
 // The open-file table; shared by the threads of a process.
@@ -58,6 +63,8 @@ struct cpu {
   int noff;                // depth of push_off()
   bool intena;             // interrupts were on before the first push_off()
   struct task *switched_from;  // rq_lock: task this CPU just switched away from
+  struct mm_struct *active_mm; // address space loaded here (NULL: the kernel's)
+  u64 tlb_gen_seen;        // active_mm->tlb_gen this CPU has flushed for
   int id;
 };
 
@@ -83,6 +90,12 @@ struct task {
   int exit_signal;         // sent to the parent at exit; -1 for threads
   struct task *parent;
   struct task *group_leader;
+  struct task *tracer;     // ptrace: the thread tracing this one, or NULL
+  u32 ptrace;              // PT_PTRACED if traced, else 0
+  // siglock (ptrace stops):
+  bool ptrace_stopped;     // in ptrace_stop(), until the tracer resumes it
+  bool ptrace_reported;    // the tracer's waitpid has seen this stop
+  int ptrace_sig;          // signal reported at the stop; the tracer may change it
 
   // sighand->siglock:
   struct signal_struct *signal;
@@ -120,7 +133,7 @@ static inline void clear_tsk_thread_flag(struct task *t, u64 f)
 static inline bool test_tsk_thread_flag(struct task *t, u64 f)
 { return (READ_ONCE(t->ti.flags) & f) != 0; }
 static inline bool signal_pending(struct task *t)
-{ return test_tsk_thread_flag(t, TIF_SIGPENDING); }
+{ return test_tsk_thread_flag(t, TIF_SIGPENDING | TIF_NOTIFY_SIGNAL); }
 
 // sched.c
 void sched_init_cpu(int cpu);
@@ -133,9 +146,15 @@ void wakeup(void *chan);
 void wake_up_new_task(struct task *t);
 bool wake_up_state(struct task *t, int states);
 long schedule_timeout(long ticks);
+long schedule_timeout_uninterruptible(long ticks);
 void __noreturn schedule_dead(void);
 void wake_expired_timers(void);
+void switch_mm_sync(struct mm_struct *mm);
+void tlb_shootdown_wait(struct mm_struct *mm, u64 gen);
 void resched_tick(void);
+
+// time.c
+void thread_group_cputime(struct task *t, u64 *utime, u64 *stime);
 
 // task.c
 void task_init(void);
@@ -143,7 +162,17 @@ struct task *find_task_by_tid(int tid);
 struct task *first_thread(struct signal_struct *sig);
 struct task *next_thread(struct signal_struct *sig, struct task *t);
 #define for_each_thread(sig, t) for (t = first_thread(sig); t; t = next_thread(sig, t))
-int  copy_process(u64 clone_flags, u64 stack, u64 ctid);
+struct kernel_clone_args {
+  u64 flags;               // 0 (fork) or CLONE_THREAD_FLAGS [| CLONE_CHILD_CLEARTID]
+  u64 stack;               // user stack of a new thread
+  u64 ctid;                // CLONE_CHILD_CLEARTID word
+  bool io_thread;          // an I/O thread running fn(fn_arg) in the kernel
+  void (*fn)(void *);
+  void *fn_arg;
+};
+struct task *copy_process(const struct kernel_clone_args *args, int *err);
+int  kernel_clone(const struct kernel_clone_args *args);
+struct task *create_io_thread(void (*fn)(void *), void *arg, const char *fmt, int id);
 struct task *create_kthread(void (*fn)(void *), void *arg, const char *name);
 void set_task_comm(struct task *t, const char *name);
 void mmput(struct mm_struct *mm);

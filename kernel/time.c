@@ -19,3 +19,17 @@ void do_timer_tick(bool from_user)
     resched_tick();
   }
 }
+
+// CPU time of t's whole thread group: live threads plus those that have
+// exited. Caller holds tasklist_lock.
+void thread_group_cputime(struct task *t, u64 *utime, u64 *stime)
+{
+  *utime = t->signal->utime;
+  *stime = t->signal->stime;
+  for (struct task *o = tasks; o < &tasks[NTASK]; o++) {
+    if (!o->attached || o->exit_state || !same_thread_group(o, t))
+      continue;   // exited threads are in the signal_struct already
+    *utime += o->utime;
+    *stime += o->stime;
+  }
+}

@@ -96,14 +96,16 @@ int map_user_page(pte_t *pgd, u64 va, void *page, int prot)
   return 0;
 }
 
-// Unmap and free every page in [va, va+len). Holes are fine.
-void unmap_user_range(pte_t *pgd, u64 va, u64 len)
+// Unmap every page in [va, va+len), freeing them if free is set (pages
+// that belong to someone else, like io_uring's rings, are not). Holes are fine.
+void unmap_user_pages(pte_t *pgd, u64 va, u64 len, bool free)
 {
   for (u64 a = PAGE_ALIGN_DOWN(va); a < va + len; a += PAGE_SIZE) {
     pte_t *e = lookup_pte(pgd, a);
     if (!e)
       continue;
-    free_page(__va(arch_pte_pa(*e)));
+    if (free)
+      free_page(__va(arch_pte_pa(*e)));
     *e = 0;
   }
   arch_flush_tlb();
@@ -143,10 +145,12 @@ void *user_page(pte_t *pgd, u64 va, bool write)
 }
 
 // Copy between kernel memory and the user memory of mm, page by page,
-// checking each page. Holds mm->lock, so another thread's sbrk cannot
+// checking each page (force: a write may go to a read-only page, as a
+// debugger's breakpoint does). Holds mm->lock, so another thread's sbrk cannot
 // free a page under the copy. Returns 0 or -EFAULT (a prefix may have
 // been copied).
-int access_remote(struct mm_struct *mm, u64 uaddr, void *buf, size_t n, bool write)
+int access_process_vm(struct mm_struct *mm, u64 uaddr, void *buf, size_t n, bool write,
+                      bool force)
 {
   char *k = buf;
   int err = 0;
@@ -154,7 +158,7 @@ int access_remote(struct mm_struct *mm, u64 uaddr, void *buf, size_t n, bool wri
     return -EFAULT;
   spin_lock(&mm->lock);
   while (n > 0) {
-    char *p = user_page(mm->pgd, uaddr, write);
+    char *p = user_page(mm->pgd, uaddr, write && !force);
     if (!p) {
       err = -EFAULT;
       break;
@@ -176,12 +180,12 @@ int access_remote(struct mm_struct *mm, u64 uaddr, void *buf, size_t n, bool wri
 
 int copy_to_user(void *udst, const void *src, size_t n)
 {
-  return access_remote(current->mm, (u64)udst, (void *)src, n, true);
+  return access_process_vm(current->mm, (u64)udst, (void *)src, n, true, false);
 }
 
 int copy_from_user(void *dst, const void *usrc, size_t n)
 {
-  return access_remote(current->mm, (u64)usrc, dst, n, false);
+  return access_process_vm(current->mm, (u64)usrc, dst, n, false, false);
 }
 
 int get_user_u64(u64 *val, u64 uaddr) { return copy_from_user(val, (void *)uaddr, 8); }
@@ -212,4 +216,31 @@ long strncpy_from_user(char *dst, const void *usrc, size_t max)
   }
   spin_unlock(&mm->lock);
   return ret;
+}
+
+// Unmap [va, va+len) of mm and free its pages, safely for threads of mm
+// running on other CPUs: a page is freed only once every such CPU has
+// flushed its stale translations. Caller holds mm->mmap_lock, not mm->lock.
+void unmap_user_pages_sync(struct mm_struct *mm, u64 va, u64 len)
+{
+  u64 a = PAGE_ALIGN_DOWN(va), end = va + len;
+  while (a < end) {
+    void *batch[64];
+    int n = 0;
+    spin_lock(&mm->lock);
+    for (; a < end && n < (int)ARRAY_SIZE(batch); a += PAGE_SIZE) {
+      pte_t *e = lookup_pte(mm->pgd, a);
+      if (e) {
+        batch[n++] = __va(arch_pte_pa(*e));
+        *e = 0;
+      }
+    }
+    u64 gen = ++mm->tlb_gen;
+    spin_unlock(&mm->lock);
+    switch_mm_sync(current->mm);
+    if (READ_ONCE(mm->users) > 1)
+      tlb_shootdown_wait(mm, gen);
+    while (n > 0)
+      free_page(batch[--n]);
+  }
 }

@@ -136,6 +136,19 @@ int getpgrp(void);
 int tcsetpgrp(int fd, int pgrp);
 int tcgetpgrp(int fd);
 
+
+// ---- ptrace (Linux request numbers); struct user_regs per architecture
+#include "user_regs.h"
+#define PTRACE_PEEKDATA 2    // stores the word at *data
+#define PTRACE_POKEDATA 5
+#define PTRACE_CONT     7
+#define PTRACE_KILL     8
+#define PTRACE_GETREGS  12
+#define PTRACE_SETREGS  13
+#define PTRACE_ATTACH   16
+#define PTRACE_DETACH   17
+long ptrace(int request, int pid, void *addr, void *data);
+
 // Raw system calls behind the library calls above.
 struct kernel_sigaction { ulong handler, flags, restorer; sigset_t mask; };
 int rt_sigaction(int sig, const struct kernel_sigaction *act, struct kernel_sigaction *old);

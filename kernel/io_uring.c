@@ -1,0 +1,519 @@
+// io_uring: submission and completion rings shared with user space.
+//
+// io_uring_setup() allocates the rings and maps them into the caller's
+// address space (there is no mmap here), returning their addresses and
+// Linux's offsets in the params. io_uring_enter() submits SQEs: each is
+// tried at once without blocking; one that would block (a pipe with no
+// data) or that asks for IOSQE_ASYNC goes to the process's io-wq pool,
+// whose workers complete it. With IORING_SETUP_SQPOLL an iou-sqp thread
+// submits instead. Every request ends as one CQE; errors are negative res.
+#include "task.h"
+#include "fs.h"
+#include "io_wq.h"
+#include "io_uring_abi.h"
+#include "syscall.h"
+
+#define IORING_MAP_BASE USER_MMAP_BASE   // rings are mapped from here up
+#define IORING_MAP_STEP 0x100000UL       // one MiB per ring
+#define RING_PAGES_MAX  16
+#define REQ_PAGES_MAX   16
+
+// Page 0 of the ring memory: both ring headers, then the SQ index array.
+struct io_rings_hdr {
+  u32 sq_head, sq_tail, sq_ring_mask, sq_ring_entries, sq_flags, sq_dropped;
+  u32 cq_head, cq_tail, cq_ring_mask, cq_ring_entries, cq_overflow, cq_flags;
+};
+#define SQ_ARRAY_OFF 128
+
+struct io_kiocb;
+
+struct io_ring_ctx {
+  struct spinlock lock;       // guards cq tail, inflight, the free list
+  u32 sq_entries, cq_entries;
+  u32 setup_flags;
+  void *pages[RING_PAGES_MAX];
+  int npages, cqe_page, sqe_page;   // where CQEs and SQEs start
+  u64 user_base;              // where the rings are mapped in mm
+  struct mm_struct *mm;       // holds a reference
+  void *req_pages[REQ_PAGES_MAX];
+  int nreq_pages;
+  struct io_kiocb *free_reqs;
+  int inflight;               // requests not yet completed
+  struct signal_struct *owner;  // the process whose io-wq runs our work
+  // SQPOLL (lock):
+  struct task *sq_thread;
+  bool sq_exit, sq_alive;
+  u64 sq_idle_ticks;
+  struct sleeplock submit_lock; // one submitter at a time
+};
+
+struct io_kiocb {
+  struct io_wq_work work;     // first: io-wq hands this back
+  struct io_ring_ctx *ctx;
+  struct io_kiocb *next_free;
+  u64 user_data;
+  u8 opcode, flags;
+  struct file *file;
+  u64 off, addr;
+  u32 len;
+};
+
+static struct io_rings_hdr *rings(struct io_ring_ctx *ctx) { return ctx->pages[0]; }
+
+static u32 *sq_array(struct io_ring_ctx *ctx)
+{
+  return (u32 *)((char *)ctx->pages[0] + SQ_ARRAY_OFF);
+}
+
+static struct io_uring_cqe *cqe_at(struct io_ring_ctx *ctx, u32 i)
+{
+  u64 off = (u64)i * sizeof(struct io_uring_cqe);
+  return (void *)((char *)ctx->pages[ctx->cqe_page + off / PAGE_SIZE] + off % PAGE_SIZE);
+}
+
+static struct io_uring_sqe *sqe_at(struct io_ring_ctx *ctx, u32 i)
+{
+  u64 off = (u64)i * sizeof(struct io_uring_sqe);
+  return (void *)((char *)ctx->pages[ctx->sqe_page + off / PAGE_SIZE] + off % PAGE_SIZE);
+}
+
+// ---- completions
+
+// Take a free request, or NULL. Caller holds ctx->lock.
+static struct io_kiocb *req_alloc(struct io_ring_ctx *ctx)
+{
+  struct io_kiocb *req = ctx->free_reqs;
+  if (req) {
+    ctx->free_reqs = req->next_free;
+    ctx->inflight++;
+  }
+  return req;
+}
+
+// Post req's CQE with result res and free req. May sleep (file release).
+static void io_req_complete(struct io_kiocb *req, long res)
+{
+  struct io_ring_ctx *ctx = req->ctx;
+  if (req->file)
+    fileclose(req->file);
+  spin_lock(&ctx->lock);
+  struct io_rings_hdr *h = rings(ctx);
+  u32 tail = h->cq_tail;
+  struct io_uring_cqe *cqe = cqe_at(ctx, tail & h->cq_ring_mask);
+  cqe->user_data = req->user_data;
+  cqe->res = res;
+  cqe->flags = 0;
+  __sync_synchronize();   // the CQE before the tail that publishes it
+  WRITE_ONCE(h->cq_tail, tail + 1);
+  req->next_free = ctx->free_reqs;
+  ctx->free_reqs = req;
+  ctx->inflight--;
+  wakeup(&ctx->inflight);
+  spin_unlock(&ctx->lock);
+}
+
+// ---- running requests
+
+// Do req's operation. nonblock: return -EAGAIN instead of blocking.
+static long io_issue_sqe(struct io_kiocb *req, bool nonblock)
+{
+  struct file *f = req->file;
+  switch (req->opcode) {
+  case IORING_OP_NOP:
+    return 0;
+  case IORING_OP_FSYNC:
+    return 0;   // the log commits each write before it returns
+  case IORING_OP_READ:
+    if (nonblock && (f->type == FD_DEVICE ||
+                     (f->type == FD_PIPE && pipe_read_would_block(f->pipe))))
+      return -EAGAIN;
+    return req->off == ~0UL ? fileread(f, req->addr, req->len)
+                            : file_pread(f, req->addr, req->len, req->off);
+  case IORING_OP_WRITE:
+    if (nonblock && f->type == FD_PIPE && pipe_write_would_block(f->pipe, req->len))
+      return -EAGAIN;
+    return req->off == ~0UL ? filewrite(f, req->addr, req->len)
+                            : file_pwrite(f, req->addr, req->len, req->off);
+  }
+  return -EINVAL;
+}
+
+// io-wq runs this in a worker: the blocking attempt.
+static void io_wq_submit_work(struct io_wq_work *work)
+{
+  struct io_kiocb *req = (struct io_kiocb *)work;
+  long res = io_issue_sqe(req, false);
+  if (res == -ERESTARTSYS)   // interrupted: cancelled, or a signal
+    res = (work->flags & IO_WQ_WORK_CANCEL) ? -ECANCELED : -EINTR;
+  io_req_complete(req, res);
+}
+
+static void io_wq_cancel_work(struct io_wq_work *work)
+{
+  io_req_complete((struct io_kiocb *)work, -ECANCELED);
+}
+
+// Hand req to the process's io-wq pool.
+static void io_queue_async_work(struct io_kiocb *req)
+{
+  struct io_wq *wq = io_wq_get();
+  if (!wq) {
+    io_req_complete(req, -ENOMEM);
+    return;
+  }
+  req->work.fn = io_wq_submit_work;
+  req->work.cancel = io_wq_cancel_work;
+  req->work.owner = req->ctx;
+  req->work.flags = 0;
+  if (req->file && req->file->type != FD_INODE)
+    req->work.flags |= IO_WQ_WORK_UNBOUND;   // may wait forever: pipes, consoles
+  io_wq_enqueue(wq, &req->work);
+}
+
+// Start one SQE: complete it at once, or punt it to io-wq.
+static void io_submit_sqe(struct io_kiocb *req, const struct io_uring_sqe *sqe)
+{
+  req->user_data = sqe->user_data;
+  req->opcode = sqe->opcode;
+  req->flags = sqe->flags;
+  req->off = sqe->off;
+  req->addr = sqe->addr;
+  req->len = sqe->len;
+  req->file = NULL;
+  if (req->opcode != IORING_OP_NOP && req->opcode != IORING_OP_FSYNC &&
+      req->opcode != IORING_OP_READ && req->opcode != IORING_OP_WRITE) {
+    io_req_complete(req, -EINVAL);
+    return;
+  }
+  if (req->opcode != IORING_OP_NOP) {
+    struct file *f = NULL;
+    int fd = sqe->fd;
+    struct files_struct *files = current->files;
+    spin_lock(&files->lock);
+    if (fd >= 0 && fd < NOFILE && files->fd[fd])
+      f = filedup(files->fd[fd]);
+    spin_unlock(&files->lock);
+    if (!f || f->type == FD_IO_URING) {
+      if (f)
+        fileclose(f);
+      io_req_complete(req, -EBADF);
+      return;
+    }
+    req->file = f;
+  }
+  if (req->flags & IOSQE_ASYNC) {
+    io_queue_async_work(req);
+    return;
+  }
+  long res = io_issue_sqe(req, true);
+  if (res == -EAGAIN)
+    io_queue_async_work(req);
+  else
+    io_req_complete(req, res);
+}
+
+// Submit up to n SQEs from the ring. Returns how many were consumed, or
+// -EBUSY if none could be because completions would not fit.
+static int io_submit_sqes(struct io_ring_ctx *ctx, u32 n)
+{
+  struct io_rings_hdr *h = rings(ctx);
+  int done = 0;
+  sleep_lock(&ctx->submit_lock);
+  while ((u32)done < n) {
+    u32 head = h->sq_head, tail = READ_ONCE(h->sq_tail);
+    if (head == tail)
+      break;
+    __sync_synchronize();   // read the SQE after seeing the tail
+    u32 idx = READ_ONCE(sq_array(ctx)[head & h->sq_ring_mask]);
+    if (idx >= ctx->sq_entries) {
+      h->sq_dropped++;
+      WRITE_ONCE(h->sq_head, head + 1);
+      continue;
+    }
+    spin_lock(&ctx->lock);
+    // A CQE for every request in flight or unreaped must fit the CQ ring.
+    bool full = ctx->inflight + (h->cq_tail - READ_ONCE(h->cq_head)) >= ctx->cq_entries;
+    struct io_kiocb *req = full ? NULL : req_alloc(ctx);
+    spin_unlock(&ctx->lock);
+    if (!req) {
+      if (done == 0)
+        done = -EBUSY;
+      break;
+    }
+    struct io_uring_sqe sqe = *sqe_at(ctx, idx);
+    WRITE_ONCE(h->sq_head, head + 1);
+    io_submit_sqe(req, &sqe);
+    done++;
+  }
+  sleep_unlock(&ctx->submit_lock);
+  return done;
+}
+
+// ---- SQPOLL
+
+// The body of the iou-sqp thread: submit while work arrives or the idle
+// window lasts, then set IORING_SQ_NEED_WAKEUP and sleep until
+// io_uring_enter() wakes it. Like the 5.12-rc3 loop, it looks only at
+// fatal_signal_pending(), never get_signal().
+static void io_sq_thread(void *arg)
+{
+  struct io_ring_ctx *ctx = arg;
+  struct io_rings_hdr *h = rings(ctx);
+  u64 idle_since = jiffies;
+  while (!READ_ONCE(ctx->sq_exit)) {
+    if (io_submit_sqes(ctx, ctx->sq_entries) > 0) {
+      idle_since = jiffies;
+      continue;
+    }
+    if (jiffies - idle_since < ctx->sq_idle_ticks) {
+      schedule();   // spin politely through the idle window
+      continue;
+    }
+    __atomic_fetch_or(&h->sq_flags, IORING_SQ_NEED_WAKEUP, __ATOMIC_SEQ_CST);
+    if (READ_ONCE(h->sq_head) == READ_ONCE(h->sq_tail))
+      schedule_timeout(10 * HZ);
+    __atomic_fetch_and(&h->sq_flags, ~IORING_SQ_NEED_WAKEUP, __ATOMIC_SEQ_CST);
+    idle_since = jiffies;
+    if (fatal_signal_pending(current))
+      break;
+  }
+  spin_lock(&ctx->lock);
+  ctx->sq_alive = false;
+  ctx->sq_thread = NULL;
+  wakeup(&ctx->sq_alive);
+  spin_unlock(&ctx->lock);
+  do_exit(0);
+}
+
+// ---- setup and teardown
+
+// Map the ring pages into mm at a free slot. Returns 0 or -ENOMEM.
+static int io_map_rings(struct io_ring_ctx *ctx, struct mm_struct *mm)
+{
+  spin_lock(&mm->lock);
+  u64 base = IORING_MAP_BASE;
+  while (lookup_pte(mm->pgd, base) && base < USER_TOP - IORING_MAP_STEP)
+    base += IORING_MAP_STEP;
+  int i, err = 0;
+  for (i = 0; i < ctx->npages; i++)
+    if ((err = map_user_page(mm->pgd, base + i * PAGE_SIZE, ctx->pages[i], VM_READ | VM_WRITE)) < 0)
+      break;
+  if (err)   // take back what was mapped, without freeing our pages
+    unmap_user_pages(mm->pgd, base, (u64)i * PAGE_SIZE, false);
+  else
+    ctx->user_base = base;
+  spin_unlock(&mm->lock);
+  return err;
+}
+
+// Free everything of ctx (its sq thread and requests must be gone).
+static void io_ring_ctx_free(struct io_ring_ctx *ctx)
+{
+  if (ctx->mm && ctx->user_base) {
+    spin_lock(&ctx->mm->lock);
+    unmap_user_pages(ctx->mm->pgd, ctx->user_base, (u64)ctx->npages * PAGE_SIZE, false);
+    spin_unlock(&ctx->mm->lock);
+  }
+  if (ctx->mm) {
+    mmput(ctx->mm);
+  }
+  for (int i = 0; i < ctx->npages; i++)
+    if (ctx->pages[i])
+      free_page(ctx->pages[i]);
+  for (int i = 0; i < ctx->nreq_pages; i++)
+    if (ctx->req_pages[i])
+      free_page(ctx->req_pages[i]);
+  free_page(ctx);
+}
+
+// Allocate ctx's ring and request pages for entries SQEs. -ENOMEM/-EINVAL.
+static int io_allocate_rings(struct io_ring_ctx *ctx, u32 entries)
+{
+  ctx->sq_entries = entries;
+  ctx->cq_entries = 2 * entries;
+  u32 cqe_pages = PAGE_ALIGN(ctx->cq_entries * sizeof(struct io_uring_cqe)) / PAGE_SIZE;
+  u32 sqe_pages = PAGE_ALIGN(entries * sizeof(struct io_uring_sqe)) / PAGE_SIZE;
+  ctx->cqe_page = 1;
+  ctx->sqe_page = 1 + cqe_pages;
+  ctx->npages = 1 + cqe_pages + sqe_pages;
+  u32 per_page = PAGE_SIZE / sizeof(struct io_kiocb);
+  ctx->nreq_pages = (ctx->cq_entries + per_page - 1) / per_page;
+  if (ctx->npages > RING_PAGES_MAX || ctx->nreq_pages > REQ_PAGES_MAX)
+    return -EINVAL;
+  for (int i = 0; i < ctx->npages; i++)
+    if (!(ctx->pages[i] = alloc_page()))
+      return -ENOMEM;
+  for (int i = 0; i < ctx->nreq_pages; i++) {
+    if (!(ctx->req_pages[i] = alloc_page()))
+      return -ENOMEM;
+    struct io_kiocb *reqs = ctx->req_pages[i];
+    for (u32 j = 0; j < per_page; j++) {
+      reqs[j].ctx = ctx;
+      reqs[j].next_free = ctx->free_reqs;
+      ctx->free_reqs = &reqs[j];
+    }
+  }
+  struct io_rings_hdr *h = rings(ctx);
+  h->sq_ring_mask = entries - 1;
+  h->sq_ring_entries = entries;
+  h->cq_ring_mask = ctx->cq_entries - 1;
+  h->cq_ring_entries = ctx->cq_entries;
+  return 0;
+}
+
+// Tell user space where everything is (Linux's offsets, plus addresses).
+static void io_fill_params(struct io_ring_ctx *ctx, struct io_uring_params *p)
+{
+  struct io_rings_hdr h;
+  p->sq_entries = ctx->sq_entries;
+  p->cq_entries = ctx->cq_entries;
+  p->features = 0;
+  p->sq_off = (struct io_sqring_offsets){
+    offsetof(struct io_rings_hdr, sq_head), offsetof(struct io_rings_hdr, sq_tail),
+    offsetof(struct io_rings_hdr, sq_ring_mask), offsetof(struct io_rings_hdr, sq_ring_entries),
+    offsetof(struct io_rings_hdr, sq_flags), offsetof(struct io_rings_hdr, sq_dropped),
+    SQ_ARRAY_OFF, 0, 0 };
+  p->cq_off = (struct io_cqring_offsets){
+    offsetof(struct io_rings_hdr, cq_head), offsetof(struct io_rings_hdr, cq_tail),
+    offsetof(struct io_rings_hdr, cq_ring_mask), offsetof(struct io_rings_hdr, cq_ring_entries),
+    offsetof(struct io_rings_hdr, cq_overflow), ctx->cqe_page * PAGE_SIZE,
+    offsetof(struct io_rings_hdr, cq_flags), 0, 0 };
+  (void)h;
+  p->sq_ring_ptr = p->cq_ring_ptr = ctx->user_base;
+  p->sqes_ptr = ctx->user_base + ctx->sqe_page * PAGE_SIZE;
+}
+
+// Start the SQPOLL thread for ctx. Returns 0 or -ENOMEM.
+static int io_sq_offload_create(struct io_ring_ctx *ctx, u32 idle_ms)
+{
+  ctx->sq_idle_ticks = (idle_ms ? idle_ms : 1000) * HZ / 1000;
+  struct task *t = create_io_thread(io_sq_thread, ctx, "iou-sqp-%d", current->tgid);
+  if (!t)
+    return -ENOMEM;
+  ctx->sq_thread = t;
+  ctx->sq_alive = true;
+  wake_up_new_task(t);
+  return 0;
+}
+
+// Stop ctx's SQPOLL thread and wait for it (unless we are it).
+static void io_sq_thread_stop(struct io_ring_ctx *ctx)
+{
+  spin_lock(&ctx->lock);
+  ctx->sq_exit = true;
+  if (ctx->sq_thread)
+    wake_up_state(ctx->sq_thread, 1 << TASK_INTERRUPTIBLE);
+  while (ctx->sq_alive && ctx->sq_thread != current)
+    sleep(&ctx->sq_alive, &ctx->lock);
+  spin_unlock(&ctx->lock);
+}
+
+// The ring's file is closed for the last time: stop submitting, cancel
+// and wait for every request in flight, then free it all.
+void io_uring_release(struct io_ring_ctx *ctx)
+{
+  io_sq_thread_stop(ctx);
+  struct io_wq *wq = ctx->owner ? READ_ONCE(ctx->owner->io_wq) : NULL;
+  if (wq && ctx->owner == current->signal)
+    io_wq_cancel_owner(wq, ctx);
+  spin_lock(&ctx->lock);
+  while (ctx->inflight > 0)
+    sleep(&ctx->inflight, &ctx->lock);
+  spin_unlock(&ctx->lock);
+  io_ring_ctx_free(ctx);
+}
+
+long sys_io_uring_setup(struct pt_regs *regs)
+{
+  u32 entries = ARG(0);
+  u64 uparams = ARG(1);
+  struct io_uring_params p;
+  if (copy_from_user(&p, (void *)uparams, sizeof(p)) < 0)
+    return -EFAULT;
+  if (entries == 0 || entries > IORING_MAX_ENTRIES || (p.flags & ~IORING_SETUP_SQPOLL))
+    return -EINVAL;
+  while (entries & (entries - 1))   // round up to a power of two
+    entries += entries & -entries;
+  struct io_ring_ctx *ctx = alloc_page();
+  if (!ctx)
+    return -ENOMEM;
+  _Static_assert(sizeof(struct io_ring_ctx) <= PAGE_SIZE, "ctx fits a page");
+  spin_lock_init(&ctx->lock, "io_ring_ctx");
+  sleep_lock_init(&ctx->submit_lock, "io_uring_submit");
+  ctx->setup_flags = p.flags;
+  ctx->owner = current->signal;
+  int err = io_allocate_rings(ctx, entries);
+  if (err == 0) {
+    __atomic_fetch_add(&current->mm->users, 1, __ATOMIC_RELAXED);
+    ctx->mm = current->mm;
+    err = io_map_rings(ctx, ctx->mm);
+  }
+  struct file *f = err ? NULL : filealloc();
+  if (!err && !f)
+    err = -ENFILE;
+  if (err == 0 && (p.flags & IORING_SETUP_SQPOLL))
+    err = io_sq_offload_create(ctx, p.sq_thread_idle);
+  if (err == 0) {
+    io_fill_params(ctx, &p);
+    if (copy_to_user((void *)uparams, &p, sizeof(p)) < 0)
+      err = -EFAULT;
+  }
+  if (err == 0) {
+    f->type = FD_IO_URING;
+    f->ring = ctx;
+    int fd = fd_install(f);
+    if (fd < 0)
+      fileclose(f);   // releases ctx too
+    return fd;
+  }
+  if (f) {
+    f->type = FD_IO_URING;
+    f->ring = ctx;
+    fileclose(f);
+  } else {
+    io_sq_thread_stop(ctx);
+    io_ring_ctx_free(ctx);
+  }
+  return err;
+}
+
+// io_uring_enter(fd, to_submit, min_complete, flags): submit (or wake
+// the SQPOLL thread), then with IORING_ENTER_GETEVENTS wait until
+// min_complete CQEs are ready. Returns the number submitted or -errno.
+long sys_io_uring_enter(struct pt_regs *regs)
+{
+  u32 to_submit = ARG(1), min_complete = ARG(2), flags = ARG(3);
+  struct file *f = fdget(ARG(0));
+  if (!f)
+    return -EBADF;
+  if (f->type != FD_IO_URING)
+    return -EOPNOTSUPP;
+  if (flags & ~(IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP))
+    return -EINVAL;
+  struct io_ring_ctx *ctx = filedup(f)->ring;   // keep it while we use it
+  long ret = 0;
+  if (ctx->setup_flags & IORING_SETUP_SQPOLL) {
+    spin_lock(&ctx->lock);
+    if ((flags & IORING_ENTER_SQ_WAKEUP) && ctx->sq_thread)
+      wake_up_state(ctx->sq_thread, 1 << TASK_INTERRUPTIBLE);
+    spin_unlock(&ctx->lock);
+    ret = to_submit;
+  } else if (to_submit) {
+    ret = io_submit_sqes(ctx, to_submit);
+  }
+  if (ret >= 0 && (flags & IORING_ENTER_GETEVENTS)) {
+    struct io_rings_hdr *h = rings(ctx);
+    if (min_complete > ctx->cq_entries)
+      min_complete = ctx->cq_entries;
+    spin_lock(&ctx->lock);
+    while (h->cq_tail - READ_ONCE(h->cq_head) < min_complete) {
+      if (sleep_interruptible(&ctx->inflight, &ctx->lock) < 0) {
+        ret = ret ? ret : -ERESTARTSYS;
+        break;
+      }
+    }
+    spin_unlock(&ctx->lock);
+  }
+  fileclose(f);
+  return ret;
+}

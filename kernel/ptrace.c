@@ -1,0 +1,171 @@
+// ptrace, per thread, with Linux's request numbers and function names.
+//
+// PTRACE_ATTACH makes the caller the tracer of one thread and sends that
+// thread SIGSTOP. From then on every signal the thread is about to act on
+// (except SIGKILL) first stops it in TASK_TRACED (ptrace_stop()); the
+// tracer sees the stop with waitpid(tid, ..., __WALL) and resumes it with
+// PTRACE_CONT or PTRACE_DETACH, choosing which signal, if any, it gets.
+// Links (tracer, ptrace) are guarded by tasklist_lock; stop state by the
+// tracee's siglock.
+#include "task.h"
+#include "ptrace.h"
+#include "syscall.h"
+
+// Stop the current (traced) thread to report sig to its tracer, until
+// the tracer resumes it. Called from get_signal() with siglock held, and
+// returns with it held. Returns the signal to act on now (0: none).
+int ptrace_stop(int sig)
+{
+  struct task *t = current;
+  t->ptrace_sig = sig;
+  t->ptrace_stopped = true;
+  t->ptrace_reported = false;
+  struct task *tracer = t->tracer;
+  if (tracer) {
+    send_signal(tracer, SIGCHLD, true);
+    wakeup(tracer->signal);   // its waitpid sleeps there
+  }
+  while (t->ptrace_stopped && t->ptrace && !(t->pending & sigmask(SIGKILL)) &&
+         !(t->signal->flags & SIGNAL_GROUP_EXIT))
+    sleep_in_state(&t->sighand->siglock, TASK_TRACED);
+  t->ptrace_stopped = false;
+  return t->ptrace_sig;
+}
+
+// May the current task attach to t? Returns 0 or -EPERM.
+// Caller holds tasklist_lock.
+static int ptrace_may_attach(struct task *t)
+{
+  if (same_thread_group(t, current) || t->tgid == 1 || t->ptrace ||
+      (t->flags & (TF_KTHREAD | TF_IO_WORKER)) || t->exit_state)
+    return -EPERM;
+  return 0;
+}
+
+// PTRACE_ATTACH: trace t and send it SIGSTOP. Caller holds tasklist_lock.
+int ptrace_attach(struct task *t)
+{
+  int err = ptrace_may_attach(t);
+  if (err)
+    return err;
+  t->tracer = current;
+  t->ptrace = PT_PTRACED;
+  send_signal(t, SIGSTOP, false);
+  return 0;
+}
+
+// Is t traced by the caller and stopped for it? Caller holds tasklist_lock.
+static bool ptrace_check_attach(struct task *t)
+{
+  return t->ptrace && t->tracer == current && READ_ONCE(t->ptrace_stopped);
+}
+
+// Resume a stopped tracee with signal sig (0: none); detach it first if
+// asked. Caller holds tasklist_lock.
+static void ptrace_resume(struct task *t, int sig, bool detach)
+{
+  spin_lock(&t->sighand->siglock);
+  if (detach) {
+    t->ptrace = 0;
+    t->tracer = NULL;
+  }
+  t->ptrace_sig = sig;
+  t->ptrace_stopped = false;
+  spin_unlock(&t->sighand->siglock);
+  wake_up_state(t, 1 << TASK_TRACED);
+}
+
+// A tracer thread exits: its tracees go free and run on.
+// Caller holds no locks.
+void exit_ptrace(struct task *tracer)
+{
+  spin_lock(&tasklist_lock);
+  for (struct task *t = tasks; t < &tasks[NTASK]; t++)
+    if (t->attached && t->tracer == tracer)
+      ptrace_resume(t, 0, true);
+  spin_unlock(&tasklist_lock);
+}
+
+// For waitpid: has tracee t (traced by the caller) a stop not yet
+// reported? If so mark it reported and set *status. tasklist_lock held.
+bool ptrace_wait_consider(struct task *t, int *status)
+{
+  bool found = false;
+  spin_lock(&t->sighand->siglock);
+  if (t->ptrace_stopped && !t->ptrace_reported) {
+    t->ptrace_reported = true;
+    *status = (t->ptrace_sig << 8) | 0x7f;
+    found = true;
+  }
+  spin_unlock(&t->sighand->siglock);
+  return found;
+}
+
+// Read or write one word of a stopped tracee's memory. Like Linux's
+// FOLL_FORCE, a debugger may write read-only text (breakpoints).
+static int ptrace_access_word(struct task *t, u64 addr, u64 *word, bool write)
+{
+  if (!t->mm || (addr & 7))
+    return -EIO;
+  return access_process_vm(t->mm, addr, word, sizeof(*word), write, true) < 0 ? -EIO : 0;
+}
+
+// The requests that need a stopped tracee. Caller holds tasklist_lock;
+// none of this sleeps.
+static long ptrace_request(struct task *t, int request, u64 addr, u64 data)
+{
+  u64 word, regs[64];
+  long n;
+  switch (request) {
+  case PTRACE_CONT:
+  case PTRACE_DETACH:
+    if (data > NSIG)
+      return -EIO;
+    ptrace_resume(t, data, request == PTRACE_DETACH);
+    return 0;
+  case PTRACE_PEEKDATA:
+    if (ptrace_access_word(t, addr, &word, false) < 0)
+      return -EIO;
+    return copy_to_user((void *)data, &word, sizeof(word));
+  case PTRACE_POKEDATA:
+    word = data;
+    return ptrace_access_word(t, addr, &word, true);
+  case PTRACE_GETREGS:
+    n = arch_ptrace_getregs(t, regs);
+    return copy_to_user((void *)data, regs, n);
+  case PTRACE_SETREGS:
+    n = arch_ptrace_getregs(t, regs);
+    if (copy_from_user(regs, (void *)data, n) < 0)
+      return -EFAULT;
+    arch_ptrace_setregs(t, regs);   // keeps privileged state out
+    return 0;
+  }
+  return -EIO;
+}
+
+// ptrace(request, pid, addr, data). Returns 0 (PEEKDATA stores the word
+// at data) or -errno: ESRCH for no such thread, or one not traced by the
+// caller or not stopped; EPERM for a refused attach; EIO for bad requests.
+long sys_ptrace(struct pt_regs *regs)
+{
+  int request = ARG(0), pid = ARG(1);
+  u64 addr = ARG(2), data = ARG(3);
+  long err;
+  spin_lock(&tasklist_lock);
+  struct task *t = find_task_by_tid(pid);
+  if (!t) {
+    err = -ESRCH;
+  } else if (request == PTRACE_ATTACH) {
+    err = ptrace_attach(t);
+  } else if (request == PTRACE_KILL) {
+    err = t->ptrace && t->tracer == current ? 0 : -ESRCH;
+    if (!err)
+      send_signal(t, SIGKILL, false);
+  } else if (!ptrace_check_attach(t)) {
+    err = -ESRCH;
+  } else {
+    err = ptrace_request(t, request, addr, data);
+  }
+  spin_unlock(&tasklist_lock);
+  return err;
+}

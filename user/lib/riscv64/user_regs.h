@@ -1,0 +1,17 @@
+// riscv64 registers as PTRACE_GETREGS/SETREGS see them: Linux's riscv
+// user_regs_struct (pc, then x1..x31).
+#ifndef TASKLAB_USER_REGS_H
+#define TASKLAB_USER_REGS_H
+struct user_regs {
+  unsigned long pc, ra, sp, gp, tp, t0, t1, t2, s0, s1;
+  unsigned long a0, a1, a2, a3, a4, a5, a6, a7;
+  unsigned long s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
+  unsigned long t3, t4, t5, t6;
+};
+#define USER_REGS_PC(r) ((r)->pc)
+#define USER_REGS_SP(r) ((r)->sp)
+#define USER_REGS_FP(r) ((r)->s0)
+// A frame-pointer frame: the caller's fp at fp-16, the return address at fp-8.
+#define FRAME_PREV_FP_OFFSET (-16)
+#define FRAME_RA_OFFSET      (-8)
+#endif
