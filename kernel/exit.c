@@ -68,10 +68,14 @@ static void exit_notify(struct task *t, int code)
     if (thread_group_empty(t))
       do_notify_parent(t);
   } else {
-    t->exit_state = EXIT_DEAD;
-    if (leader->exit_state == EXIT_ZOMBIE && thread_group_empty(leader))
+    // A traced thread stays a zombie until its tracer has seen it go.
+    bool traced = t->ptrace && t->tracer;
+    t->exit_state = traced ? EXIT_ZOMBIE : EXIT_DEAD;
+    if (!traced && leader->exit_state == EXIT_ZOMBIE && thread_group_empty(leader))
       do_notify_parent(leader);
   }
+  if (t->ptrace && t->tracer)
+    wakeup(t->tracer->signal);   // its waitpid(tid, __WALL)
   if (sig->group_exit_task)
     wakeup(sig);   // exec waits for the other threads to go
   spin_unlock(&t->sighand->siglock);
@@ -129,6 +133,8 @@ void __noreturn do_group_exit(int code)
   spin_lock(&t->sighand->siglock);
   if (sig->flags & SIGNAL_GROUP_EXIT) {
     code = sig->group_exit_code;
+  } else if (sig->group_exit_task) {
+    code = 0;   // an exec is emptying the group: just go
   } else {
     sig->flags = (sig->flags & SIGNAL_UNKILLABLE) | SIGNAL_GROUP_EXIT;
     sig->group_exit_code = code;
@@ -153,7 +159,7 @@ int de_thread(void)
   struct signal_struct *sig = t->signal;
   spin_lock(&tasklist_lock);
   spin_lock(&t->sighand->siglock);
-  if (sig->flags & SIGNAL_GROUP_EXIT) {
+  if (signal_group_exit(sig)) {   // exiting, or another exec
     spin_unlock(&t->sighand->siglock);
     spin_unlock(&tasklist_lock);
     return -EINTR;
@@ -245,16 +251,40 @@ static int wait_consider(struct task *c, int options, int *status)
   return found;
 }
 
-// Tracees of the caller's process matching pid with a stop to report:
-// sets *status and returns the tid, 0 if none is ready, or -ECHILD if
-// there are none at all. Caller holds tasklist_lock.
+// Reap t, a traced thread (not a leader) that died and stayed a zombie
+// for its tracer; the group's parent hears of the group if t was the
+// last. Caller holds tasklist_lock. Returns t's wait status.
+int release_traced_zombie(struct task *t)
+{
+  struct task *leader = t->group_leader;
+  spin_lock(&leader->sighand->siglock);
+  t->exit_state = EXIT_DEAD;
+  t->ptrace = 0;
+  t->tracer = NULL;
+  if (leader->exit_state == EXIT_ZOMBIE && thread_group_empty(leader))
+    do_notify_parent(leader);
+  spin_unlock(&leader->sighand->siglock);
+  return t->exit_code;
+}
+
+// Tracees of the caller's process matching pid with something to
+// report (a stop, or a thread's death): sets *status and returns the tid,
+// 0 if none is ready, or -ECHILD if there are none at all. Caller holds
+// tasklist_lock.
 static int wait_tracees(int pid, int *status)
 {
   int found = -ECHILD;
   for (struct task *t = tasks; t < &tasks[NTASK]; t++) {
-    if (!t->attached || t->exit_state || !t->ptrace || !t->tracer ||
+    if (!t->attached || t->exit_state == EXIT_DEAD || !t->ptrace || !t->tracer ||
         !same_thread_group(t->tracer, current) || (pid != -1 && t->tid != pid))
       continue;
+    if (t->exit_state) {   // a zombie
+      if (thread_group_leader(t))
+        continue;          // its parent reaps it
+      int tid = t->tid;
+      *status = release_traced_zombie(t);
+      return tid;
+    }
     if (ptrace_wait_consider(t, status))
       return t->tid;
     found = 0;

@@ -75,14 +75,24 @@ static void ptrace_resume(struct task *t, int sig, bool detach)
   wake_up_state(t, 1 << TASK_TRACED);
 }
 
-// A tracer thread exits: its tracees go free and run on.
+// A tracer thread exits: its tracees go free and run on; tracees that
+// died waiting to be seen are reaped.
 // Caller holds no locks.
 void exit_ptrace(struct task *tracer)
 {
   spin_lock(&tasklist_lock);
-  for (struct task *t = tasks; t < &tasks[NTASK]; t++)
-    if (t->attached && t->tracer == tracer)
+  for (struct task *t = tasks; t < &tasks[NTASK]; t++) {
+    if (!t->attached || t->tracer != tracer || t->exit_state == EXIT_DEAD)
+      continue;
+    if (!t->exit_state) {
       ptrace_resume(t, 0, true);
+    } else if (!thread_group_leader(t)) {
+      release_traced_zombie(t);   // nobody else will reap it
+    } else {
+      t->tracer = NULL;           // a zombie leader: its parent reaps it
+      t->ptrace = 0;
+    }
+  }
   spin_unlock(&tasklist_lock);
 }
 

@@ -16,4 +16,5 @@ int  ptrace_stop(int sig);            // siglock held; returns the signal to act
 void exit_ptrace(struct task *tracer);
 int  ptrace_attach(struct task *t);
 bool ptrace_wait_consider(struct task *t, int *status);
+int  release_traced_zombie(struct task *t);
 #endif

@@ -134,7 +134,7 @@ static void complete_signal(int sig, struct task *p, bool group)
   }
   if (!t)
     return;   // stays pending until a thread unblocks it
-  if (sig_fatal(t, sig) && !(sig_s->flags & SIGNAL_GROUP_EXIT) &&
+  if (sig_fatal(t, sig) && !signal_group_exit(sig_s) && (sig == SIGKILL || !t->ptrace) &&
       !(t->blocked & sigmask(sig))) {
     sig_s->flags = (sig_s->flags & SIGNAL_UNKILLABLE) | SIGNAL_GROUP_EXIT;
     sig_s->group_exit_code = sig;
@@ -367,7 +367,7 @@ bool get_signal(struct k_sigaction *ka, int *signr)
       do_notify_parent_cldstop(t, SIGNAL_STOP_CONTINUED);
       continue;
     }
-    if (sig->flags & SIGNAL_GROUP_EXIT) {
+    if (signal_group_exit(sig)) {
       code = sig->group_exit_code;
       spin_unlock(&t->sighand->siglock);
       goto fatal;

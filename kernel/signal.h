@@ -90,6 +90,12 @@ void task_join_group_stop(struct task *t);
 void flush_signal_handlers(struct task *t);
 void do_notify_parent_cldstop(struct task *t, int why);
 bool sig_kernel_only(int sig);
+// Is the group exiting, or being emptied by an exec (de_thread())?
+static inline bool signal_group_exit(const struct signal_struct *sig)
+{
+  return (sig->flags & SIGNAL_GROUP_EXIT) || sig->group_exit_task;
+}
+
 int  kill_all(int sig);
 int  do_tkill(int tgid, int tid, int sig);
 int  de_thread(void);

@@ -15,18 +15,19 @@ long sys_exit(struct pt_regs *regs) { do_group_exit((ARG(0) & 0xff) << 8); }
 long sys_waitpid(struct pt_regs *regs)
 {
   int pid = ARG(0), options = ARG(2);
-  if (pid == 0 || pid < -1 || (options & ~(1 | 2 | 8 | 0x40000000)))
+  if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL))
     return -EINVAL;
   return do_wait(pid, ARG(1), options);
 }
 
-long sys_getpid(struct pt_regs *regs) { return current->tid; }
+// The process id: the thread group leader's tid (gettid() is the thread's).
+long sys_getpid(struct pt_regs *regs) { return current->tgid; }
 
 long sys_getppid(struct pt_regs *regs)
 {
   spin_lock(&tasklist_lock);
-  struct task *p = current->parent;
-  int tid = p ? p->tid : 0;
+  struct task *p = current->group_leader->parent;
+  int tid = p ? p->tgid : 0;
   spin_unlock(&tasklist_lock);
   return tid;
 }

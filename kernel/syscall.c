@@ -24,7 +24,6 @@ void do_syscall(struct pt_regs *regs)
 void irqentry_exit_to_user_mode(struct pt_regs *regs)
 {
   const u64 work = TIF_SIGPENDING | TIF_NEED_RESCHED;
-  switch_mm_sync(current->mm);   // catch up with another thread's unmap
   u64 flags;
   while ((flags = READ_ONCE(current->ti.flags)) & work) {
     arch_irq_enable();

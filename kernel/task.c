@@ -290,7 +290,7 @@ static int attach_task(struct task *t, u64 flags)
   struct task *p = current;
   spin_lock(&tasklist_lock);
   spin_lock(&p->sighand->siglock);
-  if (p->signal->flags & SIGNAL_GROUP_EXIT || fatal_signal_pending(p)) {
+  if (signal_group_exit(p->signal) || fatal_signal_pending(p)) {
     spin_unlock(&p->sighand->siglock);
     spin_unlock(&tasklist_lock);
     return -EINTR;

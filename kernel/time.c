@@ -11,6 +11,9 @@ void do_timer_tick(bool from_user)
     __atomic_fetch_add(&jiffies, 1, __ATOMIC_RELAXED);
     wake_expired_timers();
   }
+  // Catch up with another thread's unmap: tlb_shootdown_wait() counts
+  // on every CPU doing this at least once a tick.
+  switch_mm_sync(t->mm);
   if (!(t->flags & TF_IDLE)) {
     if (from_user)
       t->utime++;

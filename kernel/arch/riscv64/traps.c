@@ -102,6 +102,7 @@ void arch_cpu_init(void)
 {
   csr_write(stvec, (u64)handle_kernel_trap);
   csr_write(sscratch, 0);
+  csr_write(scounteren, 7);   // user mode may read cycle, time, instret
   csr_set(sie, SIE_STIE | SIE_SEIE);
   plic_init_hart();
   arch_timer_next();
