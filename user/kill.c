@@ -9,30 +9,11 @@
 
 #include "user.h"
 
-// Signal names by number, without "SIG"; NULL where user.h has none.
-static const char *signames[NSIG + 1] = {
-  [SIGHUP] = "HUP",   [SIGINT] = "INT",   [SIGQUIT] = "QUIT", [SIGILL] = "ILL",
-  [SIGTRAP] = "TRAP", [SIGABRT] = "ABRT", [SIGBUS] = "BUS",   [SIGFPE] = "FPE",
-  [SIGKILL] = "KILL", [SIGUSR1] = "USR1", [SIGSEGV] = "SEGV", [SIGUSR2] = "USR2",
-  [SIGPIPE] = "PIPE", [SIGALRM] = "ALRM", [SIGTERM] = "TERM", [SIGCHLD] = "CHLD",
-  [SIGCONT] = "CONT", [SIGSTOP] = "STOP", [SIGTSTP] = "TSTP", [SIGTTIN] = "TTIN",
-  [SIGTTOU] = "TTOU",
-};
-
 // Return c in upper case.
 static char
 upper(char c)
 {
   return (c >= 'a' && c <= 'z') ? c - 'a' + 'A' : c;
-}
-
-// Compare a and b ignoring case; return 1 if equal.
-static int
-sameword(const char *a, const char *b)
-{
-  for (; *a && upper(*a) == upper(*b); a++, b++)
-    ;
-  return *a == 0 && *b == 0;
 }
 
 // Parse a decimal integer, optionally negative, into *n; return 0, or
@@ -58,20 +39,22 @@ parseint(const char *s, int *n)
   return 0;
 }
 
-// Return the signal that s names ("9", "KILL", "sigkill"), or -1.
+// Return the signal that s names ("9", "KILL", "sigkill"), or -1. Names
+// are the library's (signame, signum), in any case.
 static int
 parsesig(const char *s)
 {
-  int n;
+  char name[16];
+  int n, i;
 
   if (parseint(s, &n) == 0)
     return (n >= 0 && n <= NSIG) ? n : -1;
-  if (upper(s[0]) == 'S' && upper(s[1]) == 'I' && upper(s[2]) == 'G')
-    s += 3;
-  for (n = 1; n <= NSIG; n++)
-    if (signames[n] && sameword(s, signames[n]))
-      return n;
-  return -1;
+  for (i = 0; s[i] && i < (int)sizeof name - 1; i++)
+    name[i] = upper(s[i]);
+  if (s[i])
+    return -1;
+  name[i] = 0;
+  return signum(name);
 }
 
 // Print every known signal as " N) SIGNAME", five to a line, in
@@ -82,17 +65,17 @@ listall(void)
   int n, last = 0, col = 0;
 
   for (n = 1; n <= NSIG; n++)
-    if (signames[n])
+    if (signame(n))
       last = n;
   for (n = 1; n <= last; n++) {
-    if (signames[n] == NULL)
+    if (signame(n) == NULL)
       continue;
     if (col % 5 != 0)
       printf(" ");
     if (col % 5 == 4 || n == last)
-      printf("%2d) SIG%s\n", n, signames[n]);
+      printf("%2d) SIG%s\n", n, signame(n));
     else
-      printf("%2d) SIG%-7s", n, signames[n]);
+      printf("%2d) SIG%-7s", n, signame(n));
     col++;
   }
 }
@@ -108,8 +91,8 @@ listsome(int argc, char **argv)
     if (parseint(argv[i], &n) == 0) {
       if (n > 128)
         n -= 128;
-      if (n > 0 && n <= NSIG && signames[n]) {
-        printf("%s\n", signames[n]);
+      if (n > 0 && n <= NSIG && signame(n)) {
+        printf("%s\n", signame(n));
         continue;
       }
     } else if ((n = parsesig(argv[i])) > 0) {

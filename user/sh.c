@@ -13,17 +13,28 @@
 //
 // Every pipeline becomes a job: a slot in the job table holding its
 // pids. A foreground job is waited for at once; a background job ('&')
-// stays in the table and is reaped, and reported as "[N] Done  cmd",
-// before the next prompt. Job control (process groups, stopped jobs,
-// fg/bg, Ctrl-Z) is meant to grow from here: the job already records a
-// pgid and a state, and waitjob() is where stops would be noticed.
+// stays in the table and is reaped, and reported as "[N]+ Done  cmd",
+// before the next prompt.
+//
+// Job control, when the shell reads the console (as bash does only when
+// interactive): each job runs in its own process group, whose id is the
+// pid of its first command (both the shell and the child call setpgid,
+// so neither order of running can go wrong); the foreground job gets the
+// console (tcsetpgrp), so Ctrl-C (SIGINT) and Ctrl-Z (SIGTSTP) reach it
+// alone, and the shell takes the console back when the job ends or stops.
+// The shell itself ignores SIGINT, SIGQUIT, SIGTSTP, SIGTTIN and SIGTTOU;
+// its children put them back to SIG_DFL before exec (exec keeps ignored
+// signals ignored). A job that stops moves to the table and is reported
+// as "[N]+ Stopped  cmd". Builtins: jobs, fg [%N], bg [%N]. The current
+// job ('+', what fg and bg take by default) is the one most recently
+// stopped or put in the background; the previous one is '-'.
 
 #include "user.h"
 
 #define MAXLINE  1024   // bytes in one command line
 #define MAXARGS  32     // words in one command
 #define MAXCMDS  8      // commands in one pipeline
-#define MAXJOBS  32     // background jobs alive at once
+#define MAXJOBS  32     // background and stopped jobs alive at once
 #define JOBTEXT  80     // bytes of a job's command text kept for messages
 
 // One command of a pipeline: its words and redirections.
@@ -43,27 +54,40 @@ struct pipeline {
   char text[JOBTEXT];           // the source text, for job messages
 };
 
-enum jobstate { J_FREE, J_FG, J_BG };
+// A job's state. A job is stopped when every process of it that is
+// still alive is stopped; done when none is alive.
+enum jobstate { J_FREE, J_RUNNING, J_STOPPED, J_DONE };
 
-// A running pipeline.
+// A pipeline that was started.
 struct job {
   enum jobstate state;
-  int id;                       // the N in "[N]": slot index + 1
-  int pgid;                     // first pid; the process group once job control exists
+  int id;                       // the N in "[N]": slot index + 1; 0 for fgjob
+  int pgid;                     // its process group (job control), else first pid
   int pids[MAXCMDS];            // one per command; 0 once reaped
+  int stopped[MAXCMDS];         // 1 while that process is stopped
   int npids;
   int nlive;                    // pids not yet reaped
   int status;                   // wait status of the last command
+  int stopsig;                  // the signal that last stopped it
+  int seq;                      // when it last became the current job
+  int notified;                 // its last stop has been reported
   char text[JOBTEXT];
 };
 
-static struct job jobs[MAXJOBS];         // background jobs; [N] is index + 1
-static struct job fgjob;                // the foreground job, never refused
+static struct job jobs[MAXJOBS];         // background and stopped jobs; [N] is index + 1
+static struct job fgjob;                // a new foreground job, never refused
+static int jobseq;                      // source of job.seq
 static struct pipeline pipe1;          // the pipeline being parsed or run
 static char line[MAXLINE];
 static char wordstore[2 * MAXLINE];     // unquoted words, NUL-terminated
 static int laststatus;                  // exit status of the last foreground job
 static int interactive;
+static int jobcontrol;                  // process groups and the console (interactive)
+static int shell_pgid;                  // the shell's own process group
+
+// The signals the shell ignores under job control and its children do not.
+static const int jobsignals[] = { SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU };
+#define NJOBSIGNALS ((int)(sizeof jobsignals / sizeof jobsignals[0]))
 
 // ---------------------------------------------------------------- lexer
 
@@ -280,15 +304,15 @@ lexinit(struct lexer *lx, char *buf)
 
 // ---------------------------------------------------------------- jobs
 
-// Return an empty job with state and text: the foreground job, or a
-// free slot of the background table (NULL if it is full).
+// Return an empty running job with text: the foreground job, or (fg 0)
+// a free slot of the table (NULL if it is full).
 static struct job *
-newjob(enum jobstate state, const char *text)
+newjob(int fg, const char *text)
 {
   struct job *j = NULL;
   int i;
 
-  if (state == J_FG)
+  if (fg)
     j = &fgjob;
   for (i = 0; j == NULL && i < MAXJOBS; i++)
     if (jobs[i].state == J_FREE)
@@ -296,41 +320,91 @@ newjob(enum jobstate state, const char *text)
   if (j == NULL)
     return NULL;
   memset(j, 0, sizeof *j);
-  j->state = state;
-  j->id = (state == J_FG) ? 0 : j - jobs + 1;
+  j->state = J_RUNNING;
+  j->id = fg ? 0 : j - jobs + 1;
+  j->seq = fg ? 0 : ++jobseq;
   strcpy(j->text, text);
   return j;
 }
 
-// Return the background job that pid belongs to, or NULL.
+// Return the job (the foreground one or one in the table) that pid
+// belongs to, and its index in *idx; NULL if none.
 static struct job *
-findjob(int pid)
+findjob(int pid, int *idx)
 {
   struct job *j;
   int i;
 
-  for (j = jobs; j < &jobs[MAXJOBS]; j++)
-    for (i = 0; j->state != J_FREE && i < j->npids; i++)
-      if (j->pids[i] == pid)
-        return j;
+  for (j = jobs; j <= &jobs[MAXJOBS]; j++) {
+    struct job *k = j < &jobs[MAXJOBS] ? j : &fgjob;
+    for (i = 0; k->state != J_FREE && i < k->npids; i++)
+      if (k->pids[i] == pid) {
+        *idx = i;
+        return k;
+      }
+  }
   return NULL;
 }
 
-// Record that pid of job j ended with wait status status.
-static void
-markreaped(struct job *j, int pid, int status)
+// How many processes of j are alive and not stopped.
+static int
+nrunning(struct job *j)
 {
+  int i, n = 0;
+
+  for (i = 0; i < j->npids; i++)
+    if (j->pids[i] != 0 && !j->stopped[i])
+      n++;
+  return n;
+}
+
+// Record what waitpid said about pid: it stopped, continued, or ended
+// (then it is reaped). Updates its job's state.
+static void
+record(int pid, int status)
+{
+  struct job *j;
   int i;
 
-  for (i = 0; i < j->npids; i++) {
-    if (j->pids[i] == pid) {
-      j->pids[i] = 0;
-      j->nlive--;
-      // Like sh, a pipeline's status is that of its last command.
-      if (i == j->npids - 1)
-        j->status = status;
-    }
+  j = findjob(pid, &i);
+  if (j == NULL)
+    return;                     // not ours (an orphan's child, say)
+  if (WIFSTOPPED(status)) {
+    j->stopped[i] = 1;
+    j->stopsig = WSTOPSIG(status);
+  } else if (WIFCONTINUED(status)) {
+    j->stopped[i] = 0;
+  } else {
+    j->pids[i] = 0;
+    j->stopped[i] = 0;
+    j->nlive--;
+    // Like sh, a pipeline's status is that of its last command.
+    if (i == j->npids - 1)
+      j->status = status;
   }
+  if (j->nlive == 0) {
+    j->state = J_DONE;
+  } else if (nrunning(j) == 0) {
+    if (j->state != J_STOPPED) {
+      j->state = J_STOPPED;
+      j->notified = 0;
+      j->seq = ++jobseq;
+    }
+  } else {
+    j->state = J_RUNNING;
+  }
+}
+
+// Collect, without waiting, what every child has to report.
+static void
+pollchildren(void)
+{
+  int pid, status, opts = WNOHANG;
+
+  if (jobcontrol)
+    opts |= WUNTRACED | WCONTINUED;
+  while ((pid = waitpid(-1, &status, opts)) > 0)
+    record(pid, status);
 }
 
 // Return how bash describes a death by signal sig.
@@ -377,54 +451,158 @@ describe(char *buf, int size, int status)
   }
 }
 
-// Wait for every process of foreground job j; return the wait status of
-// its last command. (With job control, a stop would end this wait and
-// move j to the background.)
-static int
-waitjob(struct job *j)
+// Report a foreground job that a signal killed, the way bash does.
+static void
+reportfg(int status)
 {
-  int i, r, status;
+  const char *name;
 
-  for (i = 0; i < j->npids; i++) {
-    if (j->pids[i] == 0)
-      continue;
-    do {
-      r = waitpid(j->pids[i], &status, 0);
-    } while (r == -EINTR);
-    if (r == j->pids[i])
-      markreaped(j, r, status);
-    else {
-      // Lost the child somehow: do not wait for it forever.
-      fprintf(STDERR, "sh: waitpid %d: %s\n", j->pids[i], strerror(r));
-      markreaped(j, j->pids[i], 0);
-    }
-  }
-  return j->status;
+  // Interrupt and Broken pipe are what the user asked for; keep quiet.
+  if (!WIFSIGNALED(status) || WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGPIPE)
+    return;
+  name = sig_describe(WTERMSIG(status));
+  if (name)
+    fprintf(STDERR, "%s\n", name);
+  else
+    fprintf(STDERR, "Signal %d\n", WTERMSIG(status));
 }
 
-// Reap background processes that have ended, and report each job whose
-// processes have all ended, once, as "[N] Done  cmd" (when interactive:
-// like other shells, scripts stay quiet about jobs).
+// The job marker bash shows: '+' for the current job (the one fg and
+// bg take by default), '-' for the previous one, ' ' for the others.
+static char
+jobmark(struct job *j)
+{
+  struct job *k, *cur = NULL, *prev = NULL;
+
+  for (k = jobs; k < &jobs[MAXJOBS]; k++) {
+    if (k->state == J_FREE)
+      continue;
+    if (cur == NULL || k->seq > cur->seq) {
+      prev = cur;
+      cur = k;
+    } else if (prev == NULL || k->seq > prev->seq) {
+      prev = k;
+    }
+  }
+  return j == cur ? '+' : j == prev ? '-' : ' ';
+}
+
+// Print one line about table job j: "[N]+ Stopped  cmd".
+static void
+showjob(struct job *j)
+{
+  char how[32];
+
+  if (j->state == J_DONE)
+    describe(how, sizeof how, j->status);
+  else
+    snprintf(how, sizeof how, "%s", j->state == J_STOPPED ? "Stopped" : "Running");
+  printf("[%d]%c %s  %s\n", j->id, jobmark(j), how, j->text);
+}
+
+// Send sig to every process of job j: its process group, or its
+// processes one by one without job control.
+static void
+signaljob(struct job *j, int sig)
+{
+  int i;
+
+  if (jobcontrol && j->pgid > 0 && kill(-j->pgid, sig) == 0)
+    return;
+  for (i = 0; i < j->npids; i++)
+    if (j->pids[i])
+      kill(j->pids[i], sig);
+}
+
+// Reap what has ended or stopped, and report, once, each table job that
+// finished ("[N]+ Done  cmd", then its slot is freed) or stopped
+// ("[N]+ Stopped  cmd"); only when interactive: like other shells,
+// scripts stay quiet about jobs.
 static void
 reapjobs(void)
 {
   struct job *j;
-  int pid, status;
-  char how[32];
 
-  while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-    j = findjob(pid);
-    if (j)
-      markreaped(j, pid, status);
-  }
+  pollchildren();
   for (j = jobs; j < &jobs[MAXJOBS]; j++) {
-    if (j->state == J_BG && j->nlive == 0) {
-      describe(how, sizeof how, j->status);
+    if (j->state == J_DONE) {
       if (interactive)
-        printf("[%d] %s  %s\n", j->id, how, j->text);
+        showjob(j);
       j->state = J_FREE;
+    } else if (j->state == J_STOPPED && !j->notified) {
+      if (interactive)
+        showjob(j);
+      j->notified = 1;
     }
   }
+}
+
+// Move stopped foreground job j into the table; returns where it went,
+// or NULL (after restarting it) if the table is full.
+static struct job *
+parkjob(struct job *j)
+{
+  struct job *k = newjob(0, j->text);
+  int id;
+
+  if (k == NULL) {
+    fprintf(STDERR, "sh: too many jobs to stop another; continuing it\n");
+    signaljob(j, SIGCONT);
+    for (int i = 0; i < j->npids; i++)
+      j->stopped[i] = 0;
+    j->state = J_RUNNING;
+    return NULL;
+  }
+  id = k->id;
+  *k = *j;
+  k->id = id;
+  k->seq = ++jobseq;
+  j->state = J_FREE;
+  return k;
+}
+
+// Wait for foreground job j (fgjob, or a table job brought back by fg)
+// until none of its processes runs. Returns the status to leave in
+// laststatus: that of its last command, or 128+signal if it stopped.
+// A stopped job stays (or goes) in the table and is reported; a
+// finished one is freed. Under job control the shell then takes the
+// console back.
+static int
+waitfg(struct job *j)
+{
+  int pid, status, i, opts = jobcontrol ? WUNTRACED : 0;
+
+  while (j->state == J_RUNNING && nrunning(j) > 0) {
+    pid = waitpid(-1, &status, opts);
+    if (pid == -EINTR)
+      continue;
+    if (pid < 0) {
+      // Lost the children somehow: do not wait for them forever.
+      fprintf(STDERR, "sh: waitpid: %s\n", strerror(pid));
+      for (i = 0; i < j->npids; i++)
+        if (j->pids[i])
+          record(j->pids[i], 0);
+      break;
+    }
+    record(pid, status);
+  }
+  if (jobcontrol)
+    tcsetpgrp(STDIN, shell_pgid);
+  if (j->state == J_STOPPED) {
+    status = (128 + j->stopsig) << 8;
+    if (j == &fgjob)
+      j = parkjob(j);
+    if (j != NULL) {
+      if (interactive)
+        showjob(j);
+      j->notified = 1;
+      return status;
+    }
+    return waitfg(&fgjob);      // the table was full: it runs again
+  }
+  status = j->status;
+  j->state = J_FREE;
+  return status;
 }
 
 // ---------------------------------------------------------------- builtins
@@ -444,22 +622,146 @@ builtin_cd(int argc, char **argv)
   return 0;
 }
 
+// Leave the shell with status code. Stopped jobs would be stuck for
+// ever, so, as bash does, send them SIGHUP and SIGCONT first.
+static void __attribute__((noreturn))
+leave(int code)
+{
+  struct job *j;
+
+  for (j = jobs; jobcontrol && j < &jobs[MAXJOBS]; j++)
+    if (j->state == J_STOPPED) {
+      signaljob(j, SIGHUP);
+      signaljob(j, SIGCONT);
+    }
+  exit(code);
+}
+
 // exit [N]: leave the shell with status N, or that of the last command.
 static int
 builtin_exit(int argc, char **argv)
 {
-  exit(argc > 1 ? atoi(argv[1]) : WEXITSTATUS(laststatus));
+  leave(argc > 1 ? atoi(argv[1]) : WEXITSTATUS(laststatus));
+  return 0;
 }
 
-// jobs: list background jobs.
+// jobs: list the jobs, Running, Stopped or Done; Done ones then go.
 static int
 builtin_jobs(int argc, char **argv)
 {
   struct job *j;
 
+  pollchildren();
+  for (j = jobs; j < &jobs[MAXJOBS]; j++) {
+    if (j->state == J_FREE)
+      continue;
+    showjob(j);
+    if (j->state == J_DONE)
+      j->state = J_FREE;
+    else if (j->state == J_STOPPED)
+      j->notified = 1;
+  }
+  return 0;
+}
+
+// The table job that spec names: NULL, "%", "%%" or "%+" for the
+// current job, "%-" for the previous one, "%N" or "N" for job N.
+// NULL (after a message naming the builtin who) if there is none.
+static struct job *
+jobspec(const char *who, const char *spec)
+{
+  struct job *j;
+  const char *s = spec;
+  int n;
+  char want = '+';
+
+  if (s && *s == '%')
+    s++;
+  if (s && *s >= '0' && *s <= '9') {
+    n = atoi(s);
+    if (n >= 1 && n <= MAXJOBS && jobs[n - 1].state != J_FREE)
+      return &jobs[n - 1];
+    fprintf(STDERR, "sh: %s: %s: no such job\n", who, spec);
+    return NULL;
+  }
+  if (s && *s == '-')
+    want = '-';
+  else if (s && *s != 0 && strcmp(s, "%") != 0 && strcmp(s, "+") != 0) {
+    fprintf(STDERR, "sh: %s: %s: no such job\n", who, spec);
+    return NULL;
+  }
   for (j = jobs; j < &jobs[MAXJOBS]; j++)
-    if (j->state == J_BG)
-      printf("[%d] %s  %s\n", j->id, j->nlive ? "Running" : "Done", j->text);
+    if (j->state != J_FREE && jobmark(j) == want)
+      return j;
+  fprintf(STDERR, "sh: %s: %s: no such job\n", who, spec ? spec : "current");
+  return NULL;
+}
+
+// Mark every process of j running again and send the group SIGCONT.
+static void
+continuejob(struct job *j)
+{
+  for (int i = 0; i < j->npids; i++)
+    j->stopped[i] = 0;
+  if (j->state == J_STOPPED)
+    j->state = J_RUNNING;
+  signaljob(j, SIGCONT);
+}
+
+// fg [%N]: bring a job to the foreground: give it the console, print
+// its command, continue it, and wait for it like any foreground job.
+static int
+builtin_fg(int argc, char **argv)
+{
+  struct job *j;
+  int status;
+
+  if (!jobcontrol) {
+    fprintf(STDERR, "sh: fg: no job control\n");
+    return 1;
+  }
+  pollchildren();
+  j = jobspec("fg", argc > 1 ? argv[1] : NULL);
+  if (j == NULL)
+    return 1;
+  if (j->state == J_DONE) {
+    fprintf(STDERR, "sh: fg: job %d has terminated\n", j->id);
+    j->state = J_FREE;
+    return 1;
+  }
+  // The console first, so that a Ctrl-C typed once the command is
+  // shown goes to the job.
+  tcsetpgrp(STDIN, j->pgid);
+  printf("%s\n", j->text);
+  continuejob(j);
+  status = waitfg(j);
+  reportfg(status);
+  if (WIFSIGNALED(status))
+    return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+// bg [%N]: continue a stopped job in the background.
+static int
+builtin_bg(int argc, char **argv)
+{
+  struct job *j;
+
+  if (!jobcontrol) {
+    fprintf(STDERR, "sh: bg: no job control\n");
+    return 1;
+  }
+  pollchildren();
+  j = jobspec("bg", argc > 1 ? argv[1] : NULL);
+  if (j == NULL)
+    return 1;
+  if (j->state != J_STOPPED) {
+    fprintf(STDERR, "sh: bg: job %d already in background\n", j->id);
+    return 0;
+  }
+  continuejob(j);
+  j->seq = ++jobseq;
+  printf("[%d]%c %s &\n", j->id, jobmark(j), j->text);
   return 0;
 }
 
@@ -470,8 +772,10 @@ struct builtin {
 };
 
 static struct builtin builtins[] = {
+  { "bg", builtin_bg },
   { "cd", builtin_cd },
   { "exit", builtin_exit },
+  { "fg", builtin_fg },
   { "jobs", builtin_jobs },
 };
 
@@ -550,11 +854,35 @@ runcmd(struct cmd *c)
   exit(r == -ENOENT ? 127 : 126);
 }
 
-// Fork one child per command of pl, connected by pipes, recording the
-// pids in j. Stops early (leaving the started ones in j) if pipe or
-// fork fails.
+// In a child of job j (pgid 0: the child is the job's first process):
+// under job control, join the job's process group, take the console if
+// the job is in the foreground, and give back the signals the shell
+// ignores, so that the command can be interrupted and stopped. The
+// child (a builtin in a pipeline, say) has no job control of its own:
+// fg and bg there must not touch the shell's jobs.
 static void
-launch(struct pipeline *pl, struct job *j)
+childsetup(int pgid, int fg)
+{
+  int i;
+
+  if (!jobcontrol)
+    return;
+  if (pgid == 0)
+    pgid = getpid();
+  setpgid(0, pgid);
+  if (fg)
+    tcsetpgrp(STDIN, pgid);     // SIGTTOU is still ignored here
+  for (i = 0; i < NJOBSIGNALS; i++)
+    signal(jobsignals[i], SIG_DFL);
+  jobcontrol = 0;
+}
+
+// Fork one child per command of pl, connected by pipes, recording the
+// pids in j; under job control they form one process group (the first
+// child's pid), which gets the console if fg. Stops early (leaving the
+// started ones in j) if pipe or fork fails.
+static void
+launch(struct pipeline *pl, struct job *j, int fg)
 {
   int i, pid, last, prev = -1, p[2] = { -1, -1 };
 
@@ -566,6 +894,7 @@ launch(struct pipeline *pl, struct job *j)
     }
     pid = fork();
     if (pid == 0) {
+      childsetup(j->pgid, fg);
       if (prev >= 0)
         movefd(prev, STDIN);
       if (!last) {
@@ -588,27 +917,18 @@ launch(struct pipeline *pl, struct job *j)
     }
     if (j->npids == 0)
       j->pgid = pid;
+    if (jobcontrol) {
+      // Also here, so the group exists before the next child joins it
+      // and before the console is handed over, whoever runs first.
+      setpgid(pid, j->pgid);
+      if (fg && j->npids == 0)
+        tcsetpgrp(STDIN, j->pgid);
+    }
     j->pids[j->npids++] = pid;
     j->nlive++;
   }
   if (prev >= 0)
     close(prev);
-}
-
-// Report a foreground job that a signal killed, the way bash does.
-static void
-reportfg(int status)
-{
-  const char *name;
-
-  // Interrupt and Broken pipe are what the user asked for; keep quiet.
-  if (!WIFSIGNALED(status) || WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGPIPE)
-    return;
-  name = sig_describe(WTERMSIG(status));
-  if (name)
-    fprintf(STDERR, "%s\n", name);
-  else
-    fprintf(STDERR, "Signal %d\n", WTERMSIG(status));
 }
 
 // Run one pipeline: a lone builtin in the shell itself, anything else
@@ -620,29 +940,33 @@ runpipeline(struct pipeline *pl)
   struct job *j;
   struct cmd *c = &pl->cmds[0];
 
-  // cd and exit must change the shell itself; with redirections or in
-  // a pipeline they run in a child, as in other shells' subshells.
+  // cd, exit, fg and bg must act in the shell itself; with redirections
+  // or in a pipeline they run in a child, as in other shells' subshells.
   b = findbuiltin(c);
   if (b && pl->ncmds == 1 && !pl->background && !c->infile && !c->outfile) {
     laststatus = b->fn(c->argc, c->argv) << 8;
     return;
   }
 
-  j = newjob(pl->background ? J_BG : J_FG, pl->text);
+  j = newjob(!pl->background, pl->text);
   if (j == NULL) {
     fprintf(STDERR, "sh: too many background jobs\n");
     laststatus = 1 << 8;
     return;
   }
-  launch(pl, j);
+  launch(pl, j, !pl->background);
+  if (j->npids == 0) {          // nothing started
+    j->state = J_FREE;
+    laststatus = 1 << 8;
+    return;
+  }
   if (pl->background) {
-    if (j->npids > 0 && interactive)
+    if (interactive)
       printf("[%d] %d\n", j->id, j->pids[j->npids - 1]);
     return;
   }
-  laststatus = waitjob(j);
+  laststatus = waitfg(j);
   reportfg(laststatus);
-  j->state = J_FREE;
 }
 
 // Parse and run one command line. The whole line is checked first,
@@ -710,6 +1034,29 @@ isconsole(int fd)
   return fstat(fd, &st) == 0 && st.type == T_DEVICE;
 }
 
+// Under job control: put the shell in a process group of its own, make
+// that the console's foreground group, and ignore the signals the
+// console sends to it. Started as a background job of another shell
+// (then it leads its own group, and another live group has the
+// console), first wait, stopped by SIGTTIN, until brought to the
+// foreground. Started by init, it just takes the console, whatever
+// group (maybe a dead shell's) had it.
+static void
+initjobcontrol(void)
+{
+  int i, fg;
+
+  while (getpgrp() == getpid() && (fg = tcgetpgrp(STDIN)) > 0 && fg != getpgrp() &&
+         kill(-fg, 0) == 0)
+    kill(0, SIGTTIN);
+  jobcontrol = 1;
+  for (i = 0; i < NJOBSIGNALS; i++)
+    signal(jobsignals[i], SIG_IGN);
+  shell_pgid = getpid();
+  setpgid(0, shell_pgid);
+  tcsetpgrp(STDIN, shell_pgid);
+}
+
 // Run commands from the console, a script, or -c; exit with the
 // status of the last command.
 int
@@ -730,6 +1077,8 @@ main(int argc, char *argv[])
     }
   }
   interactive = (fd == STDIN && isconsole(STDIN));
+  if (interactive)
+    initjobcontrol();
 
   for (;;) {
     reapjobs();
@@ -739,5 +1088,5 @@ main(int argc, char *argv[])
       break;
     runline(line);
   }
-  exit(WEXITSTATUS(laststatus));
+  leave(WEXITSTATUS(laststatus));
 }

@@ -5,6 +5,8 @@
 # To add a figure: write a sample_NAME function that measures one run and
 # sets SAMPLE (in milliseconds, or the figure's own unit) and returns 0 (or
 # returns 1 on failure), then add a `figure` line in figures() below.
+# Figures measured inside the guest come from the `bench` program (user/
+# bench.c), one boot per run: see guest_figures.
 
 cd "$(dirname "$0")/../.." || exit 1
 . labs/grade/lib.sh
@@ -80,6 +82,61 @@ figure() {
 		_i=$((_i + 1))
 	done
 	[ -t 2 ] && printf '%70s\r' '' >&2
+	row "$_label" "$_unit" "$_all"
+}
+
+# guest_bench CPUS: boot, run `bench`, and set G_SYSCALL, G_SIGNAL and
+# G_THREAD to its figures (ns per operation, each the median of its own
+# runs). Returns 1 if the run failed.
+guest_bench() {
+	cp --sparse=always "$IMG" "$TESTDIR/bench-guest.img" || return 1
+	qemu_start "bench-guest-cpus$1" "$1" "$TESTDIR/bench-guest.img" 180 || return 1
+	if ! qemu_send bench 30 || ! qemu_wait_line 'bench: done' 120; then
+		echo "bench: the bench program did not finish ($Q_REASON); see $Q_LOG" >&2
+		qemu_stop
+		return 1
+	fi
+	G_SYSCALL=$(guest_value syscall)
+	G_SIGNAL=$(guest_value signal)
+	G_THREAD=$(guest_value thread)
+	G_CLOCK=$(tr -d '\r' < "$Q_LOG" | sed -n 's/^bench: clock: //p' | head -n 1)
+	qemu_send poweroff 10 && qemu_wait_exit 10 || qemu_stop
+	[ -n "$G_SYSCALL" ] && [ -n "$G_SIGNAL" ] && [ -n "$G_THREAD" ]
+}
+
+# guest_value NAME: the ns/op figure NAME in the bench program's output.
+guest_value() {
+	tr -d '\r' < "$Q_LOG" | sed -n "s/^$1 *\([0-9][0-9]*\) ns\/op .*/\1/p" | head -n 1
+}
+
+# guest_figures CPUS: run the bench program in $RUNS boots and print a row
+# for each of its figures: the median over boots, every boot's value.
+guest_figures() {
+	_gf_sys="" _gf_sig="" _gf_thr=""
+	_i=1
+	while [ $_i -le "$RUNS" ]; do
+		[ -t 2 ] && printf '  (bench program, CPUS=%s: run %d/%d)\r' "$1" $_i "$RUNS" >&2
+		if ! guest_bench "$1"; then
+			_gf_sys="" _gf_sig="" _gf_thr=""
+			break
+		fi
+		_gf_sys="$_gf_sys $G_SYSCALL"
+		_gf_sig="$_gf_sig $G_SIGNAL"
+		_gf_thr="$_gf_thr $G_THREAD"
+		_i=$((_i + 1))
+	done
+	[ -t 2 ] && printf '%70s\r' '' >&2
+	row "null syscall (getppid), CPUS=$1" ns "$_gf_sys"
+	row "signal round trip (to self), CPUS=$1" ns "$_gf_sig"
+	row "thread create + join, CPUS=$1" ns "$_gf_thr"
+	[ -z "$_gf_sys" ] || echo "  (ns per operation, each boot's value the median of its own runs; clock: $G_CLOCK)"
+}
+
+# row LABEL UNIT "VALUES": print a figure's row: the label, the median of
+# the values and every value, sorted. UNIT is s or ms (values in ms), or
+# another unit shown as is (ns). No values: the row says "failed".
+row() {
+	_label=$1 _unit=$2 _all=$3
 	if [ -z "$_all" ]; then
 		printf '%-40s %7s\n' "$_label" "failed"
 		BENCH_FAILED=1
@@ -101,6 +158,7 @@ figures() {
 	figure "clean build, kernel + fs.img (-j2)" s sample_build
 	figure "boot to first prompt, CPUS=1" ms sample_boot 1
 	figure "boot to first prompt, CPUS=3" ms sample_boot 3
+	guest_figures 1
 }
 
 machine

@@ -20,6 +20,12 @@ mkfs       host        suite_mkfs
 boot       $BOOT_CPUS  suite_boot
 usertests  1           suite_program usertests 180
 usertests  3           suite_program usertests 180
+sigtests   1           suite_program sigtests 120
+sigtests   3           suite_program sigtests 120
+ptracetests 1          suite_program ptracetests 90
+ptracetests 3          suite_program ptracetests 90
+mgdb       $BOOT_CPUS  suite_script labs/grade/mgdb-check.sh
+jobctl     $BOOT_CPUS  suite_jobctl
 logcrash   $BOOT_CPUS  suite_logcrash
 "
 
@@ -33,6 +39,20 @@ suite_program() {
 	_sp_run=$S_NAME-cpus$S_CPUS
 	_sp_img=$(fresh_image "$_sp_run") || { fail "$_sp_run: no image $IMG"; return; }
 	run_test_program "$_sp_run" "$S_CPUS" "$_sp_img" "$1" "$2"
+}
+
+# suite_script SCRIPT: run a grader script (it boots its own QEMU) with
+# CPUS=$S_CPUS; show its FAIL lines (all with VERBOSE); add its counts.
+suite_script() {
+	_ss_out=$TESTDIR/$(basename "$1" .sh)-cpus$S_CPUS.out
+	CPUS=$S_CPUS ARCH=$ARCH MAKE=$MAKE sh "$1" > "$_ss_out" 2>&1
+	if [ -n "$VERBOSE" ]; then grep -v -E "$CLOSING" "$_ss_out"; else grep -E '^FAIL |^  ' "$_ss_out"; fi
+	if log_counts "$_ss_out"; then
+		TOTAL_PASS=$((TOTAL_PASS + R_PASS)); TOTAL_FAIL=$((TOTAL_FAIL + R_FAIL))
+		echo "$1: $R_PASS passed, $R_FAIL failed (output: $_ss_out)"
+	else
+		fail "$1: no closing \"N passed, N failed\" line (output: $_ss_out)"
+	fi
 }
 
 # suite_boot: the shell comes up, pipes work, the image holds init, poweroff ends QEMU.
@@ -79,6 +99,147 @@ suite_logcrash() {
 	fi
 	qemu_stop
 	run_test_program "$_sl_run-boot2" "$S_CPUS" "$_sl_img" 'logcrash verify' 90
+}
+
+# log_count REGEX: how many lines of the log match the ERE REGEX (a CR
+# before the line end is ignored).
+log_count() {
+	tr -d '\r' < "$Q_LOG" | grep -c -E -e "$1"
+}
+
+# wait_count REGEX N SECS: wait until N lines of the log match REGEX.
+wait_count() {
+	_wc_deadline=$(($(date +%s) + $3))
+	while [ "$(log_count "$1")" -lt "$2" ]; do
+		if ! qemu_running; then
+			Q_REASON="QEMU exited with status $Q_STATUS"
+			return 2
+		fi
+		if [ "$(date +%s)" -ge "$_wc_deadline" ]; then
+			Q_REASON="timed out after $3 s"
+			return 1
+		fi
+		sleep "$Q_POLL"
+	done
+}
+
+# stop_fg REGEX N: the job just typed is meant to be in the foreground:
+# type Ctrl-Z until the Nth line matching REGEX (the shell's "Stopped"
+# report) appears. A Ctrl-Z that comes before the job has the console
+# goes to the shell, which ignores it, so one try a second is fair.
+stop_fg() {
+	_sf_try=0
+	while [ $_sf_try -lt 10 ]; do
+		sleep 1
+		qemu_send_raw '\032'
+		wait_count "$1" "$2" 2 && return 0
+		[ $? = 2 ] && return 2
+		_sf_try=$((_sf_try + 1))
+	done
+	return 1
+}
+
+# suite_jobctl: job control in the shell, typed on the console: Ctrl-Z
+# stops the foreground job, jobs lists it, bg continues it in the
+# background, fg brings it back, Ctrl-C ends it (and only it: the shell
+# ignores Ctrl-C and Ctrl-Z itself); a pipeline stops and dies as one
+# job; kill -KILL -PGID ends a background job's process group.
+suite_jobctl() {
+	_sj_run=jobctl-cpus$S_CPUS
+	_sj_img=$(fresh_image "$_sj_run") || { fail "jobctl: no image $IMG"; return; }
+	qemu_start "$_sj_run" "$S_CPUS" "$_sj_img" 240 || { fail "jobctl: could not start QEMU"; return; }
+	_sj_stopped='^\[1\]\+ Stopped +sleep 100$'
+	if ! qemu_send 'sleep 100' 60; then
+		fail_log "jobctl: no shell prompt: $Q_REASON"
+		qemu_stop
+		return
+	fi
+	_sj_t0=$(date +%s)
+	if stop_fg "$_sj_stopped" 1; then
+		pass "jobctl: Ctrl-Z stops sleep 100: [1]+ Stopped  sleep 100"
+	else
+		fail_log "jobctl: Ctrl-Z did not stop sleep 100 (no \"[1]+ Stopped  sleep 100\"): $Q_REASON"
+		qemu_stop
+		return
+	fi
+	qemu_send 'jobs' 20 && wait_count "$_sj_stopped" 2 20 &&
+		pass "jobctl: jobs lists the stopped job" ||
+		fail_log "jobctl: jobs did not list [1]+ Stopped  sleep 100: $Q_REASON"
+	qemu_send 'bg' 20 && qemu_wait_line '[1]+ sleep 100 &' 20 &&
+		pass "jobctl: bg continues it: [1]+ sleep 100 &" ||
+		fail_log "jobctl: bg did not print [1]+ sleep 100 &: $Q_REASON"
+	qemu_send 'jobs' 20 && qemu_wait_match '^\[1\]\+ Running +sleep 100$' 20 &&
+		pass "jobctl: jobs shows it Running" ||
+		fail_log "jobctl: jobs did not show [1]+ Running  sleep 100: $Q_REASON"
+	# fg shows the command once the job has the console: then Ctrl-C.
+	if qemu_send 'fg' 20 && qemu_wait_line 'sleep 100' 20; then
+		pass "jobctl: fg brings it back (prints sleep 100)"
+		qemu_send_raw '\003'
+		if ! qemu_wait_prompt 20; then
+			fail_log "jobctl: no prompt after Ctrl-C: $Q_REASON"
+			qemu_stop
+			return
+		fi
+		_sj_secs=$(($(date +%s) - _sj_t0))
+		if [ "$_sj_secs" -lt 60 ]; then
+			pass "jobctl: Ctrl-C ends the foreground job; prompt back after $_sj_secs s of its 100"
+		else
+			fail_log "jobctl: the prompt came back only after $_sj_secs s: Ctrl-C did not end sleep 100"
+		fi
+	else
+		fail_log "jobctl: fg did not print sleep 100: $Q_REASON"
+	fi
+	qemu_send 'jobs' 20 && qemu_send 'echo after-jobs' 20 && qemu_wait_line after-jobs 20 &&
+		[ "$(log_count '^\[1\]')" = 4 ] &&
+		pass "jobctl: the job is gone from jobs" ||
+		fail_log "jobctl: jobs still lists a job after Ctrl-C, or the shell is stuck: $Q_REASON"
+
+	# The shell itself ignores Ctrl-C and Ctrl-Z at the prompt.
+	qemu_wait_prompt 20
+	qemu_send_raw '\003'
+	qemu_send_raw '\032'
+	qemu_send 'echo still-here' 20 && qemu_wait_line still-here 20 &&
+		pass "jobctl: Ctrl-C and Ctrl-Z at the prompt leave the shell alone" ||
+		fail_log "jobctl: the shell did not survive Ctrl-C/Ctrl-Z at its prompt: $Q_REASON"
+
+	# A pipeline is one job: it stops and dies as a whole.
+	_sj_pipe='^\[1\]\+ Stopped +sleep 100 \| cat$'
+	if qemu_send 'sleep 100 | cat' 20 && stop_fg "$_sj_pipe" 1; then
+		pass "jobctl: Ctrl-Z stops a pipeline: [1]+ Stopped  sleep 100 | cat"
+		if qemu_send 'fg' 20 && qemu_wait_line 'sleep 100 | cat' 20; then
+			qemu_send_raw '\003'
+			qemu_wait_prompt 20 &&
+				pass "jobctl: fg, then Ctrl-C ends the pipeline" ||
+				fail_log "jobctl: no prompt after Ctrl-C to the pipeline: $Q_REASON"
+		else
+			fail_log "jobctl: fg did not print sleep 100 | cat: $Q_REASON"
+		fi
+	else
+		fail_log "jobctl: Ctrl-Z did not stop sleep 100 | cat: $Q_REASON"
+	fi
+
+	# A background job is out of Ctrl-C's reach; kill -KILL -PGID ends it.
+	if qemu_send 'sleep 100 &' 20 && qemu_wait_match '^\[1\] [0-9]+$' 20; then
+		_sj_pid=$(tr -d '\r' < "$Q_LOG" | sed -n 's/^\[1\] \([0-9][0-9]*\)$/\1/p' | tail -n 1)
+		qemu_wait_prompt 20
+		qemu_send_raw '\003'
+		qemu_send 'jobs' 20 && wait_count '^\[1\]\+ Running +sleep 100( &)?$' 2 20 &&
+			pass "jobctl: Ctrl-C at the prompt spares a background job" ||
+			fail_log "jobctl: the background job did not survive Ctrl-C: $Q_REASON"
+		qemu_send "kill -KILL -$_sj_pid" 20 && qemu_send 'echo reaped' 20 &&
+			qemu_wait_match '^\[1\]\+ Killed +sleep 100$' 20 &&
+			pass "jobctl: kill -KILL -$_sj_pid ends the background job's group ([1]+ Killed)" ||
+			fail_log "jobctl: kill -KILL -$_sj_pid did not end the job: $Q_REASON"
+	else
+		fail_log "jobctl: sleep 100 & did not report [1] PID: $Q_REASON"
+	fi
+
+	if qemu_send poweroff 20 && qemu_wait_exit 20; then
+		pass "jobctl: poweroff ends QEMU with status 0"
+	else
+		fail_log "jobctl: poweroff did not end QEMU with status 0 (status ${Q_STATUS:-none})"
+	fi
+	qemu_stop
 }
 
 # mkfs_refuses ID WHAT ARGS...: mkfs out.img ARGS must fail with a message that

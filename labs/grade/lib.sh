@@ -10,6 +10,7 @@
 #   qemu_start NAME CPUS IMAGE SECS   boot; the run is killed after SECS
 #   qemu_wait_prompt [SECS]           wait for the next prompt (last command done)
 #   qemu_send LINE [SECS]             wait for the next prompt, type LINE
+#   qemu_send_raw BYTES               type BYTES (printf escapes: '\032' is Ctrl-Z) at once
 #   qemu_wait_for STRING [SECS]       wait until STRING is in the log
 #   qemu_wait_line LINE [SECS]        ... a whole line equal to LINE
 #   qemu_wait_match REGEX [SECS]      ... a line matching the ERE REGEX
@@ -181,6 +182,13 @@ qemu_send() {
 	qemu_wait_prompt "$2" || return
 	printf '%s\n' "$1" >&9
 	Q_SENT=$((Q_SENT + 1))
+}
+
+# qemu_send_raw BYTES: write BYTES to the console at once, without waiting
+# for a prompt; BYTES is a printf format, so '\032' is Ctrl-Z, '\003'
+# Ctrl-C. For keys the kernel acts on as they arrive (job control).
+qemu_send_raw() {
+	printf "$1" >&9
 }
 
 # qemu_wait_exit [SECS]: wait for QEMU to end, killing it after SECS.
