@@ -1,14 +1,7 @@
 // ptrace: one thread tracing another, with Linux's request numbers.
 #ifndef TASKLAB_PTRACE_H
 #define TASKLAB_PTRACE_H
-#define PTRACE_PEEKDATA 2
-#define PTRACE_POKEDATA 5
-#define PTRACE_CONT     7
-#define PTRACE_KILL     8
-#define PTRACE_GETREGS  12
-#define PTRACE_SETREGS  13
-#define PTRACE_ATTACH   16
-#define PTRACE_DETACH   17
+#include "ptrace_abi.h"
 #define PT_PTRACED      0x1
 
 struct task;

@@ -6,20 +6,10 @@
 #define TASKLAB_SIGNAL_H
 #include "kernel.h"
 #include "spinlock.h"
-#include "signal_nr.h"
+#include "signal_abi.h"
 
 #define SIG_DFL ((u64)0)
 #define SIG_IGN ((u64)1)
-
-// sa_flags (Linux values).
-#define SA_RESTORER  0x04000000
-#define SA_RESTART   0x10000000
-#define SA_NODEFER   0x40000000
-#define SA_RESETHAND 0x80000000
-
-#define SIG_BLOCK   0
-#define SIG_UNBLOCK 1
-#define SIG_SETMASK 2
 
 // Kernel-internal "restart me" results of an interrupted system call,
 // turned into a restart or -EINTR on the way out (never seen by users).
@@ -100,12 +90,6 @@ int  kill_all(int sig);
 int  do_tkill(int tgid, int tid, int sig);
 int  de_thread(void);
 
-// waitpid() options (Linux values).
-#define WNOHANG    1
-#define WUNTRACED  2
-#define WCONTINUED 8
-#define __WALL     0x40000000
-
-#define sigmask_all (~0UL)
+#define sigmask(sig) (1UL << ((sig) - 1))   // the sigset_t bit of sig
 #define SIG_UNBLOCKABLE (sigmask(SIGKILL) | sigmask(SIGSTOP))
 #endif

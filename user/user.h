@@ -17,42 +17,8 @@ typedef long           ssize_t;
 #define NULL ((void *)0)
 #define HZ 100                  // timer ticks per second (sleep, uptime)
 
-// Signal numbers (Linux).
-#define SIGHUP   1
-#define SIGINT   2
-#define SIGQUIT  3
-#define SIGILL   4
-#define SIGTRAP  5
-#define SIGABRT  6
-#define SIGBUS   7
-#define SIGFPE   8
-#define SIGKILL  9
-#define SIGUSR1 10
-#define SIGSEGV 11
-#define SIGUSR2 12
-#define SIGPIPE 13
-#define SIGALRM 14
-#define SIGTERM 15
-#define SIGCHLD 17
-#define SIGCONT 18
-#define SIGSTOP 19
-#define SIGTSTP 20
-#define SIGTTIN 21
-#define SIGTTOU 22
-#define NSIG    64
-
-// waitpid() options and status decoding (Linux encoding).
-#define WNOHANG    1
-#define WUNTRACED  2
-#define WCONTINUED 8
-#define __WALL     0x40000000
-#define WEXITSTATUS(s) (((s) >> 8) & 0xff)
-#define WTERMSIG(s)    ((s) & 0x7f)
-#define WSTOPSIG(s)    WEXITSTATUS(s)
-#define WIFEXITED(s)   (WTERMSIG(s) == 0)
-#define WIFSIGNALED(s) (((signed char)(((s) & 0x7f) + 1) >> 1) > 0)
-#define WIFSTOPPED(s)  (((s) & 0xff) == 0x7f)
-#define WIFCONTINUED(s) ((s) == 0xffff)
+// Signal numbers, sa_flags, sigprocmask() and waitpid() values (Linux's).
+#include "kernel/signal_abi.h"
 
 // File descriptors every program starts with.
 #define STDIN  0
@@ -94,12 +60,6 @@ typedef void (*sighandler_t)(int);
 #define SIG_DFL ((sighandler_t)0)
 #define SIG_IGN ((sighandler_t)1)
 #define SIG_ERR ((sighandler_t)-1)
-#define SA_RESTART   0x10000000
-#define SA_NODEFER   0x40000000
-#define SA_RESETHAND 0x80000000
-#define SIG_BLOCK   0
-#define SIG_UNBLOCK 1
-#define SIG_SETMASK 2
 
 struct sigaction {
   void (*sa_handler)(int);
@@ -139,14 +99,7 @@ int tcgetpgrp(int fd);
 
 // ---- ptrace (Linux request numbers); struct user_regs per architecture
 #include "user_regs.h"
-#define PTRACE_PEEKDATA 2    // stores the word at *data
-#define PTRACE_POKEDATA 5
-#define PTRACE_CONT     7
-#define PTRACE_KILL     8
-#define PTRACE_GETREGS  12
-#define PTRACE_SETREGS  13
-#define PTRACE_ATTACH   16
-#define PTRACE_DETACH   17
+#include "kernel/ptrace_abi.h"
 long ptrace(int request, int pid, void *addr, void *data);
 
 // Raw system calls behind the library calls above.

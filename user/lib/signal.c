@@ -1,7 +1,6 @@
 // Signal calls in the POSIX shape, over the kernel's rt_sigaction.
-#include "user.h"
+#include "user.h"   // SA_RESTORER comes with kernel/signal_abi.h
 
-#define SA_RESTORER 0x04000000
 
 // Install a handler. The kernel needs a restorer to return through:
 // rt_sigreturn's own stub, which the handler's return lands in.

@@ -1,7 +1,7 @@
 // riscv64 trap dispatch, interrupt control, timer and the per-task
 // register hooks of kernel/arch.h.
 #include "task.h"
-#include "signal_nr.h"
+#include "signal_abi.h"
 
 void handle_kernel_trap(void);
 void ret_from_fork(void);

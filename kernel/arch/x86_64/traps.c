@@ -1,7 +1,7 @@
 // x86_64 trap dispatch (IDT), system call entry and exit, interrupt
 // control, and the per-task register hooks of kernel/arch.h.
 #include "task.h"
-#include "signal_nr.h"
+#include "signal_abi.h"
 
 extern char x86_vector_stubs[];
 void ret_from_fork(void);
