@@ -77,10 +77,10 @@ all: $(KERNEL) $(B)/fs.img
 
 $(B)/kernel/%.o: kernel/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(KCFLAGS) -MMD -c -o $@ $<
+	$(CC) $(KCFLAGS) -MMD -MP -c -o $@ $<
 $(B)/kernel/%.o: kernel/%.S
 	@mkdir -p $(dir $@)
-	$(CC) $(ASFLAGS) -MMD -c -o $@ $<
+	$(CC) $(ASFLAGS) -MMD -MP -c -o $@ $<
 
 $(KERNEL): $(KOBJ) kernel/arch/$(ARCH)/kernel.ld
 	$(LD) -z max-page-size=4096 $(ARCH_LDFLAGS) -T kernel/arch/$(ARCH)/kernel.ld -o $@ $(KOBJ)
@@ -95,10 +95,10 @@ UPROGS := $(patsubst user/%.c,$(B)/user/bin/%,$(wildcard user/*.c))
 
 $(B)/user/%.o: user/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(UCFLAGS) -MMD -c -o $@ $<
+	$(CC) $(UCFLAGS) -MMD -MP -c -o $@ $<
 $(B)/user/%.o: user/%.S
 	@mkdir -p $(dir $@)
-	$(CC) $(ASFLAGS) -MMD -c -o $@ $<
+	$(CC) $(ASFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/user/bin/%: $(B)/user/%.o $(ULIBOBJ) user/lib/$(ARCH)/user.ld
 	@mkdir -p $(dir $@)
