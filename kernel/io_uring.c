@@ -364,7 +364,6 @@ static int io_allocate_rings(struct io_ring_ctx *ctx, u32 entries)
 // Tell user space where everything is (Linux's offsets, plus addresses).
 static void io_fill_params(struct io_ring_ctx *ctx, struct io_uring_params *p)
 {
-  struct io_rings_hdr h;
   p->sq_entries = ctx->sq_entries;
   p->cq_entries = ctx->cq_entries;
   p->features = 0;
@@ -378,7 +377,6 @@ static void io_fill_params(struct io_ring_ctx *ctx, struct io_uring_params *p)
     offsetof(struct io_rings_hdr, cq_ring_mask), offsetof(struct io_rings_hdr, cq_ring_entries),
     offsetof(struct io_rings_hdr, cq_overflow), ctx->cqe_page * PAGE_SIZE,
     offsetof(struct io_rings_hdr, cq_flags), 0, 0 };
-  (void)h;
   p->sq_ring_ptr = p->cq_ring_ptr = ctx->user_base;
   p->sqes_ptr = ctx->user_base + ctx->sqe_page * PAGE_SIZE;
 }

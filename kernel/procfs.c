@@ -263,8 +263,8 @@ static int count_threads(struct task *t)
   return n;
 }
 
-// /proc/.../status for t (a process when whole). tasklist_lock held.
-static void show_status(struct pbuf *b, struct task *t, bool whole)
+// /proc/.../status for t. tasklist_lock held.
+static void show_status(struct pbuf *b, struct task *t)
 {
   sigset_t ign, cgt;
   spin_lock(&t->sighand->siglock);
@@ -283,7 +283,6 @@ static void show_status(struct pbuf *b, struct task *t, bool whole)
         t->flags & TF_KTHREAD ? " kthread" : "",
         t->flags & TF_EXITING ? " exiting" : "",
         t->flags & TF_IO_WORKER ? " io_worker" : "");
-  (void)whole;
 }
 
 // /proc/.../stat: Linux's field order through num_threads.
@@ -320,13 +319,19 @@ static int proc_show(u32 inum, struct pbuf *b)
   case PROC_PID_STAT:
     if (!(t = find_process(id)))
       return -ESRCH;
-    (PROC_KIND(inum) == PROC_PID_STATUS ? show_status : show_stat)(b, t, true);
+    if (PROC_KIND(inum) == PROC_PID_STATUS)
+      show_status(b, t);
+    else
+      show_stat(b, t, true);
     return 0;
   case PROC_TID_STATUS:
   case PROC_TID_STAT:
     if (!(t = find_task_by_tid(id)))
       return -ESRCH;
-    (PROC_KIND(inum) == PROC_TID_STATUS ? show_status : show_stat)(b, t, false);
+    if (PROC_KIND(inum) == PROC_TID_STATUS)
+      show_status(b, t);
+    else
+      show_stat(b, t, false);
     return 0;
   }
   return -EISDIR;

@@ -271,12 +271,11 @@ static int dequeue_signal(struct task *t)
   return 0;
 }
 
-// Tell t's parent process that t's group stopped (why = SIGNAL_STOP_STOPPED)
-// or continued: SIGCHLD, and a wakeup for its wait(). Takes tasklist_lock:
+// Tell t's parent process that t's group stopped or continued (it reads
+// which in wait()): SIGCHLD, and a wakeup for its wait(). Takes tasklist_lock:
 // call with no locks held.
-void do_notify_parent_cldstop(struct task *t, int why)
+void do_notify_parent_cldstop(struct task *t)
 {
-  (void)why;
   spin_lock(&tasklist_lock);
   struct task *parent = t->group_leader->parent;
   if (parent && !parent->exit_state) {
@@ -340,7 +339,7 @@ static void do_signal_stop(int signr)
   recalc_sigpending(t);
   if (last) {
     spin_unlock(&t->sighand->siglock);
-    do_notify_parent_cldstop(t, SIGNAL_STOP_STOPPED);
+    do_notify_parent_cldstop(t);
     spin_lock(&t->sighand->siglock);
   }
   // Sleep while the group is stopped (or still stopping) and nothing
@@ -364,7 +363,7 @@ bool get_signal(struct k_sigaction *ka, int *signr)
     if (sig->flags & SIGNAL_CLD_CONTINUED) {
       sig->flags &= ~SIGNAL_CLD_CONTINUED;
       spin_unlock(&t->sighand->siglock);
-      do_notify_parent_cldstop(t, SIGNAL_STOP_CONTINUED);
+      do_notify_parent_cldstop(t);
       continue;
     }
     if (signal_group_exit(sig)) {

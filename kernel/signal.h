@@ -78,7 +78,7 @@ void zap_other_threads(struct task *t);
 bool task_set_jobctl_pending(struct task *t, u32 mask);
 void task_join_group_stop(struct task *t);
 void flush_signal_handlers(struct task *t);
-void do_notify_parent_cldstop(struct task *t, int why);
+void do_notify_parent_cldstop(struct task *t);
 bool sig_kernel_only(int sig);
 // Is the group exiting, or being emptied by an exec (de_thread())?
 static inline bool signal_group_exit(const struct signal_struct *sig)
