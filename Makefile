@@ -190,3 +190,10 @@ apply-solution:
 	echo "done: build it with make -C $$dest (ARCH=$(ARCH))"
 
 .PHONY: apply-solution
+
+# make demo: the whole story unattended (labs/demo.sh), for a workshop.
+demo: deps
+	@$(MAKE) -s --no-print-directory all
+	@ARCH=$(ARCH) MAKE="$(MAKE)" CPUS=$(CPUS) sh labs/demo.sh
+
+.PHONY: demo

@@ -25,6 +25,9 @@ sigtests   3           suite_program sigtests 120
 ptracetests 1          suite_program ptracetests 90
 ptracetests 3          suite_program ptracetests 90
 mgdb       $BOOT_CPUS  suite_script labs/grade/mgdb-check.sh
+uringtests 1           suite_program uringtests 240
+uringtests 2           suite_program uringtests 240
+solutions  $BOOT_CPUS  suite_solutions
 jobctl     $BOOT_CPUS  suite_jobctl
 logcrash   $BOOT_CPUS  suite_logcrash
 "
@@ -53,6 +56,18 @@ suite_script() {
 	else
 		fail "$1: no closing \"N passed, N failed\" line (output: $_ss_out)"
 	fi
+}
+
+# suite_solutions: each lab's grader fails on the baseline and passes with
+# its reference series (labs/grade/solutions.sh). It builds four kernels
+# and boots about ten times, so it runs for riscv64 only, to keep make
+# check short; `ARCH=x86_64 sh labs/grade/solutions.sh` runs it on x86_64.
+suite_solutions() {
+	if [ "$ARCH" != riscv64 ]; then
+		echo "(solutions: riscv64 only; run ARCH=$ARCH sh labs/grade/solutions.sh)"
+		return
+	fi
+	suite_script labs/grade/solutions.sh
 }
 
 # suite_boot: the shell comes up, pipes work, the image holds init, poweroff ends QEMU.

@@ -59,15 +59,18 @@ struct io_uring_sqe *io_uring_get_sqe(struct io_uring *ring)
   return sqe;
 }
 
-// Publish the SQEs handed out since the last submit; returns how many.
+// Publish the SQEs handed out since the last submit. Returns how many
+// SQEs the kernel has not consumed yet, these and any left over from an
+// earlier submit that stopped short (-EBUSY), like liburing's
+// __io_uring_flush_sq(): submitting that many retries the leftovers.
 static unsigned flush_sq(struct io_uring *ring)
 {
   struct io_uring_sq *sq = &ring->sq;
-  unsigned tail = *sq->ktail, n = 0;
-  for (; sq->sqe_head != sq->sqe_tail; sq->sqe_head++, tail++, n++)
+  unsigned tail = *sq->ktail;
+  for (; sq->sqe_head != sq->sqe_tail; sq->sqe_head++, tail++)
     sq->array[tail & *sq->kring_mask] = sq->sqe_head & *sq->kring_mask;
   store_release(sq->ktail, tail);
-  return n;
+  return tail - load_acquire(sq->khead);
 }
 
 int io_uring_submit(struct io_uring *ring)

@@ -1,0 +1,134 @@
+#!/bin/sh
+# labs/grade/deny.sh: `make grade LAB=deny`, the grader of lab 02.
+#
+# Checks that the kernel behaves as Linux 5.12-rc4 did after the "deny"
+# fix (I/O threads refuse signals and stay out of group stops), with a
+# looping `uringcp -l -a big out` as the workload:
+#   - mgdb (GDB 10's attach) still loops: `mgdb -p PID -n 5` warns
+#     "Cannot attach to lwp N: Operation not permitted (1)" about an I/O
+#     thread on every one of its 5 passes, and gives up;
+#   - `kill -STOP PID` completes: the parent is told (waitpid(WUNTRACED),
+#     seen by waitstop), ps -T shows the user thread stopped (T), and
+#     top -H shows the I/O threads using (almost) no CPU: nothing spins;
+#   - SIGCONT lets it go on;
+#   - `kill -9 TID` for an I/O thread's tid is refused with "No such
+#     process" (ESRCH) and the process lives on;
+#   - `kill -9 PID` still ends every thread, and no page is lost.
+# The baseline fails the STOP and kill checks; the deny series passes all.
+# One PASS/FAIL line per check, then "N passed, N failed"; exit 1 on a
+# failure. CPUS=N picks the CPU count (default 3). The full serial log is
+# build/$ARCH/test/deny.log.
+
+cd "$(dirname "$0")/../.." || exit 1
+RUN=deny
+. labs/grade/lib.sh
+. labs/grade/lib-uring.sh
+
+CPUS=${CPUS:-3}
+MAX_IDLE_CPU=10     # %CPU the I/O threads of a stopped process may use together
+
+suite_header "$RUN" "$ARCH, CPUS=$CPUS"
+uring_boot "$CPUS" || finish
+start_copy '-l -a big out' || finish
+
+# 1. The I/O threads are threads of the process: ps -T lists them.
+get_threads "$PID"
+IOTIDS=$(echo "$THREADS" | awk '$3 ~ /^iou-/ { print $1 }' | tr '\n' ' ')
+MGR=$(echo "$THREADS" | awk '$3 ~ /^iou-mgr-/ { print $1 }' | head -n 1)
+if [ -n "$MGR" ]; then
+	pass "ps -T lists the I/O threads of uringcp (PID $PID): tids ${IOTIDS% }"
+else
+	fail_log "ps -T should list iou-mgr-$PID among the threads of PID $PID (output: $OUT)"
+fi
+
+# 2. The debugger still loops: deny did not make attaching possible.
+if run_cmd "mgdb -p $PID -n 5" 90; then
+	WARN_RE='^warning: Cannot attach to lwp [0-9]+: Operation not permitted \(1\)$'
+	NWARN=$(grep -c -E "$WARN_RE" "$OUT")
+	MAXPER=$(grep -E "$WARN_RE" "$OUT" | awk '{ print $6 }' | sort | uniq -c |
+		awk '{ if ($1 > m) m = $1 } END { print m + 0 }')
+	if grep -q -x 'mgdb: giving up after 5 passes' "$OUT" && [ "$MAXPER" -ge 5 ]; then
+		pass "mgdb -p $PID -n 5 still loops: $NWARN 'Cannot attach' warnings, one lwp on all 5 passes, then it gave up"
+	else
+		fail_log "mgdb -p $PID -n 5 should warn about an I/O thread on all 5 passes and give up; got $NWARN warnings (output: $OUT)"
+	fi
+else
+	fail_log "mgdb -p $PID -n 5 did not end within 90 s: $Q_REASON"
+fi
+
+# 3. kill -STOP: the group stop completes without the I/O threads.
+stop_copy "$PID"
+case "$STOPPED" in
+yes) pass "kill -STOP $PID: the parent is told it stopped (waitpid WUNTRACED)" ;;
+no) fail_log "kill -STOP $PID: the parent was not told within $STOP_SECS s that it stopped ($STOP_DETAIL)" ;;
+*) fail_log "kill -STOP $PID: waitstop said nothing about the stop: $Q_REASON" ;;
+esac
+
+get_threads "$PID"
+MAIN=$(echo "$THREADS" | awk -v p="$PID" '$1 == p { print $2 }')
+if [ "$MAIN" = T ]; then
+	pass "ps -T after kill -STOP: the user thread $PID is stopped (T)"
+else
+	fail_log "ps -T after kill -STOP: want uringcp ($PID) in state T, got '$MAIN' (output: $OUT)"
+fi
+
+get_io_cpu "$PID"
+if [ -n "$MGR" ] && [ "$IOCPU" -le $MAX_IDLE_CPU ]; then
+	pass "top -H after kill -STOP: the I/O threads use ${IOCPU}% CPU together: nothing spins"
+else
+	fail_log "top -H after kill -STOP: the I/O threads of $PID use ${IOCPU}% CPU together (${IOBUSY:-none listed}), want at most ${MAX_IDLE_CPU}%"
+fi
+
+run_cmd "kill -CONT $PID" 20
+if wait_after "$CMD_FROM" "$WS""PID $PID continued" 10; then
+	pass "kill -CONT $PID: the parent is told it continued"
+else
+	fail_log "kill -CONT $PID: waitstop did not report 'PID $PID continued': $Q_REASON"
+fi
+
+# 4. A signal aimed at an I/O thread is refused: ESRCH, as merged.
+ALIVE=yes
+if [ -z "$MGR" ]; then
+	fail "kill -9 to an I/O thread: no I/O thread tid to try"
+else
+	run_cmd "kill -9 $MGR" 20
+	KOUT=$OUT
+	KFROM=$CMD_FROM
+	run_cmd 'sleep 1' 10
+	if [ -n "$(line_after "$KFROM" "$WS""PID $PID (killed|exited)")" ]; then
+		ALIVE=no
+		fail_log "kill -9 $MGR (iou-mgr-$PID) was not refused: it ended the whole process: $(line_after "$KFROM" "$WS""PID $PID (killed|exited)" | sed 's/.*waitstop:/waitstop:/')"
+	elif grep -q -x -F "kill: ($MGR) - No such process" "$KOUT"; then
+		pass "kill -9 $MGR (iou-mgr-$PID) is refused: kill: ($MGR) - No such process; the process lives on"
+	else
+		fail_log "kill -9 $MGR (iou-mgr-$PID) should fail with 'kill: ($MGR) - No such process' (output: $KOUT)"
+	fi
+fi
+
+# 5. kill -9 PID still ends everything, and every page comes back.
+if [ "$ALIVE" = no ]; then
+	fail "kill -9 $PID: nothing left to kill (the kill to an I/O thread ended it)"
+elif run_cmd "kill -9 $PID" 20 && wait_after "$CMD_FROM" "$WS""PID $PID (killed by signal|exited)" 30; then
+	HOW=$(line_after "$CMD_FROM" "$WS""PID $PID (killed by signal|exited)" | sed 's/.*waitstop:/waitstop:/')
+	case "$HOW" in
+	*"killed by signal 9 "*) pass "kill -9 $PID ends it: $HOW" ;;
+	*) fail_log "kill -9 $PID: want killed by signal 9, got: $HOW" ;;
+	esac
+else
+	fail_log "kill -9 $PID: the process did not end within 30 s: $Q_REASON"
+fi
+get_threads "$PID"
+i=0
+while :; do
+	get_memfree
+	[ "$MEMFREE" = "$MEM0" ] && break
+	i=$((i + 1))
+	[ $i -ge 3 ] && break
+	run_cmd 'sleep 1' 10
+done
+if [ -z "$THREADS" ] && [ "$MEMFREE" = "$MEM0" ]; then
+	pass "no thread of $PID is left and no page is lost (MemFree $MEMFREE kB)"
+else
+	fail_log "after kill -9 $PID: threads left: '$(echo $THREADS)'; MemFree ${MEMFREE:-?} kB, was $MEM0 kB"
+fi
+finish

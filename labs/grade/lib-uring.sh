@@ -1,0 +1,227 @@
+# labs/grade/lib-uring.sh: what the graders of labs 02-05 (deny.sh,
+# hide.sh, embrace.sh, followups.sh) and labs/demo.sh share. POSIX sh.
+# Source it after lib.sh, with RUN set to the run's name:
+#
+#     RUN=deny
+#     . labs/grade/lib.sh
+#     . labs/grade/lib-uring.sh
+#
+# The workload is the one of the bug report: `uringcp -l -a big out`, a
+# copy through io_uring that starts again every second, with every request
+# sent to io-wq, so that iou-mgr-PID and iou-wrk-PID threads stay alive.
+# It runs under waitstop, which says what its parent learns (stops,
+# continues, the end).
+#
+# Every function that types a command sets variables rather than printing
+# a result: the harness counts the prompts it has seen, and a command run
+# inside $(...) would be counted in a subshell and forgotten.
+#
+#   uring_boot CPUS             boot a copy of the image, make the 4 MB
+#                               file `big`, note MemFree in MEM0
+#   start_copy ARGS             waitstop -t $STOP_SECS uringcp ARGS &: sets
+#                               PID once the I/O threads are there
+#   run_cmd CMD SECS            type CMD, wait for the prompt; output in $OUT
+#   wait_after FROM REGEX SECS  wait for a log line after line FROM
+#   line_after FROM REGEX       print the last such line
+#   get_threads PID             ps -T: THREADS = "TID STATE NAME" lines
+#   get_nthreads PID            NTHREADS = "Threads:" of /proc/PID/status
+#   get_ticks PID               TICKS = utime + stime of /proc/PID/stat
+#   get_io_cpu PID              top -H: IOCPU = %CPU of PID's I/O threads
+#                               together, IOBUSY = "TID N%, ..."
+#   stop_copy PID               kill -STOP PID: STOPPED = yes if the parent
+#                               was told, no if not (within STOP_SECS; then
+#                               STOP_DETAIL says which threads did not stop)
+#   get_memfree                 MEMFREE = MemFree in kB (/proc/meminfo)
+#   finish                      power off, print the closing line, exit
+
+# FAIL_FAST=1 (labs/grade/solutions.sh sets it where it expects a grader
+# to fail): the first FAIL line ends the run at once, with the closing
+# line. lib.sh's fail() is replaced by one that does that.
+if [ -n "$FAIL_FAST" ]; then
+	fail() {
+		echo "FAIL $*"
+		TOTAL_FAIL=$((TOTAL_FAIL + 1))
+		qemu_stop
+		echo "(FAIL_FAST: the first failure ends the run; log: $Q_LOG)"
+		echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+		exit 1
+	}
+fi
+
+IMG=${IMG:-build/$ARCH/fs.img}
+RUN=${RUN:-uring}
+RUN_NO=0
+OUT=/dev/null
+CMD_FROM=0      # lines the log held when the last command was typed
+MEM0=""
+PID=""
+# waitstop runs in the background: its lines may follow a prompt "$ ".
+WS='^(\$ )*waitstop: '
+# How long waitstop waits for a stop to be reported. Not 1 or 2: a stop
+# that comes while the I/O threads have requests queued completes only
+# once they have run them all: 64 chunks of 32 KiB, which can take over
+# 10 s on a busy machine.
+STOP_SECS=${STOP_SECS:-30}
+
+# run_cmd CMD SECS: at the next prompt, type CMD; wait up to SECS for the
+# prompt after it. What the console printed meanwhile (CRs removed, maybe
+# with lines of background jobs mixed in) goes to the file $OUT. False,
+# with Q_REASON, if no prompt came back.
+run_cmd() {
+	qemu_wait_prompt 30 || return
+	CMD_FROM=$(wc -l < "$Q_LOG")
+	qemu_send "$1" 5 || return
+	qemu_wait_prompt "$2"
+	_rc_r=$?
+	RUN_NO=$((RUN_NO + 1))
+	OUT=$TESTDIR/$RUN.out$RUN_NO
+	tail -n "+$((CMD_FROM + 1))" "$Q_LOG" | tr -d '\r' > "$OUT"
+	return $_rc_r
+}
+
+# log_after FROM: the log after its first FROM lines, CRs removed.
+log_after() {
+	tail -n "+$(($1 + 1))" "$Q_LOG" | tr -d '\r'
+}
+
+# wait_after FROM REGEX SECS: wait until a line of the log after line FROM
+# matches the ERE REGEX. False (with Q_REASON) on a timeout or if QEMU ended.
+wait_after() {
+	_wa_deadline=$(($(date +%s) + $3))
+	while ! log_after "$1" | grep -q -E -e "$2"; do
+		if ! qemu_running; then
+			Q_REASON="QEMU exited with status $Q_STATUS"
+			return 2
+		fi
+		if [ "$(date +%s)" -ge "$_wa_deadline" ]; then
+			Q_REASON="timed out after $3 s"
+			return 1
+		fi
+		sleep "$Q_POLL"
+	done
+}
+
+# line_after FROM REGEX: print the last line after line FROM matching REGEX.
+line_after() {
+	log_after "$1" | grep -E -e "$2" | tail -n 1
+}
+
+# get_memfree: MEMFREE = MemFree in kB, from `cat /proc/meminfo` (empty
+# if there is no such line).
+get_memfree() {
+	run_cmd 'cat /proc/meminfo' 20
+	MEMFREE=$(awk '$1 == "MemFree:" { v = $2 } END { print v }' "$OUT")
+}
+
+# finish: power off, print the closing line; exit 1 if anything failed.
+finish() {
+	if [ -n "$Q_PID" ]; then
+		if ! qemu_send poweroff 30 || ! qemu_wait_exit 30; then
+			fail_log "poweroff did not end QEMU with status 0 (status ${Q_STATUS:-none})"
+		fi
+	fi
+	qemu_stop
+	echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+	[ "$TOTAL_FAIL" -eq 0 ]
+	exit
+}
+
+# uring_boot CPUS: boot a fresh copy of the image as run $RUN, make the
+# 4 MB file `big` and note MemFree in MEM0. False (after a FAIL line)
+# if any of that goes wrong.
+uring_boot() {
+	if [ ! -f "$IMG" ]; then
+		fail "no image $IMG (run make)"
+		return 1
+	fi
+	cp --sparse=always "$IMG" "$TESTDIR/$RUN.img" || return 1
+	qemu_start "$RUN" "$1" "$TESTDIR/$RUN.img" 400 || { fail "could not start QEMU"; return 1; }
+	if ! run_cmd 'mkbig big 4000000' 120; then
+		fail_log "boot and mkbig big 4000000: $Q_REASON"
+		return 1
+	fi
+	get_memfree
+	if [ -z "$MEMFREE" ]; then
+		fail_log "cat /proc/meminfo: no MemFree line"
+		return 1
+	fi
+	MEM0=$MEMFREE
+}
+
+# get_nthreads PID: NTHREADS = how many threads /proc/PID/status counts
+# (0 if the process is gone).
+get_nthreads() {
+	run_cmd "cat /proc/$1/status" 20
+	NTHREADS=$(awk '$1 == "Threads:" { v = $2 } END { print v + 0 }' "$OUT")
+}
+
+# start_copy ARGS: start `waitstop -t $STOP_SECS uringcp ARGS &` and set
+# PID to the copy's pid. Waits (up to 15 s) until /proc/PID/status counts at least 3
+# threads: the main one, iou-mgr-PID and an iou-wrk-PID. That count takes
+# in every thread of the group, listed in /proc/PID/task or not, so this
+# works on every kernel. False (after a FAIL line) if the copy did not
+# start.
+start_copy() {
+	PID=""
+	if ! run_cmd "waitstop -t $STOP_SECS uringcp $1 &" 20 ||
+		! wait_after "$CMD_FROM" "$WS"'PID [0-9]+ started: uringcp' 20; then
+		fail_log "waitstop uringcp $1 & did not start: $Q_REASON"
+		return 1
+	fi
+	PID=$(line_after "$CMD_FROM" "$WS"'PID [0-9]+ started' | sed -E 's/.*waitstop: PID ([0-9]+) started.*/\1/')
+	_sc_i=0
+	while get_nthreads "$PID" && [ "$NTHREADS" -lt 3 ]; do
+		_sc_i=$((_sc_i + 1))
+		if [ $_sc_i -ge 15 ]; then
+			fail_log "uringcp $1 (PID $PID) has no I/O threads after 15 s (/proc/$PID/status: $OUT)"
+			return 1
+		fi
+		run_cmd 'sleep 1' 10
+	done
+}
+
+# get_threads PID: run ps -T; THREADS = one "TID STATE NAME" line per
+# thread of PID that it lists (STATE is the first letter of STAT).
+get_threads() {
+	run_cmd 'ps -T' 20
+	THREADS=$(awk -v p="$1" '$1 == p && $2 ~ /^[0-9]+$/ { print $2, substr($3, 1, 1), $5 }' "$OUT")
+}
+
+# get_ticks PID: TICKS = the process's utime + stime in ticks (1/100 s)
+# from /proc/PID/stat, which sums the whole group (thread_group_cputime()).
+get_ticks() {
+	run_cmd "cat /proc/$1/stat" 20
+	TICKS=$(awk -v p="$1" '$1 == p { print $14 + $15 }' "$OUT")
+}
+
+# get_io_cpu PID: run top -b -n 2 -d 1 -H. From its last frame, IOCPU =
+# the %CPU that PID's I/O threads (names iou-...) used together, as an
+# integer; IOBUSY = "TID N%, ..." for those at 1% or more.
+get_io_cpu() {
+	run_cmd 'top -b -n 2 -d 1 -H' 60
+	awk '/^top - / { n = 0; delete l } { l[++n] = $0 } END { for (i = 1; i <= n; i++) print l[i] }' \
+		"$OUT" > "$OUT.last"
+	IOCPU=$(awk -v p="$1" '$1 == p && $6 ~ /^iou-/ { s += $4 } END { printf "%d", s }' "$OUT.last")
+	IOBUSY=$(awk -v p="$1" '$1 == p && $6 ~ /^iou-/ && $4 >= 1 { printf "%s %s%%, ", $2, $4 }' "$OUT.last")
+	IOBUSY=${IOBUSY%, }
+}
+
+# stop_copy PID: kill -STOP PID, then wait for waitstop to say whether the
+# parent was told. STOPPED = yes if waitpid(WUNTRACED) reported the stop,
+# no if waitstop gave up after STOP_SECS (STOP_DETAIL then says how many
+# threads never stopped), "" if it said neither within 20 s.
+stop_copy() {
+	STOPPED=""
+	STOP_DETAIL=""
+	run_cmd "kill -STOP $1" 20
+	_st_from=$CMD_FROM
+	if wait_after "$_st_from" "$WS""PID $1 (reported stopped|not reported stopped)" $((STOP_SECS + 20)); then
+		if [ -n "$(line_after "$_st_from" "$WS""PID $1 reported stopped")" ]; then
+			STOPPED=yes
+		else
+			STOPPED=no
+			wait_after "$_st_from" "$WS""PID $1: [0-9]+ of [0-9]+ threads never stopped" 5
+			STOP_DETAIL=$(line_after "$_st_from" "$WS""PID $1: [0-9]+ of" | sed 's/.*waitstop: //')
+		fi
+	fi
+}
