@@ -153,12 +153,50 @@ row() {
 		}'
 }
 
+# sample_mgdb: boot, start `threads 8` (1+8 threads), and let mgdb attach
+# to all of them and detach 200 times (mgdb -r); SAMPLE is microseconds
+# per attach + detach.
+sample_mgdb() {
+	cp --sparse=always "$IMG" "$TESTDIR/bench-mgdb.img" || return 1
+	qemu_start bench-mgdb 1 "$TESTDIR/bench-mgdb.img" 120 || return 1
+	_pid=""
+	if qemu_send 'threads 8 &' 30 && qemu_wait_for 'ready (1+8 threads)' 30; then
+		_pid=$(tr -d '\r' < "$Q_LOG" | sed -n 's/.*threads: pid \([0-9][0-9]*\) ready.*/\1/p' | head -n 1)
+	fi
+	if [ -z "$_pid" ] || ! qemu_send "mgdb -p $_pid -r 200" 30 || ! qemu_wait_for 'us each' 90; then
+		echo "bench: mgdb did not finish ($Q_REASON); see $Q_LOG" >&2
+		qemu_stop
+		return 1
+	fi
+	SAMPLE=$(tr -d '\r' < "$Q_LOG" | sed -n 's/.*: \([0-9][0-9]*\) us each.*/\1/p' | head -n 1)
+	qemu_send poweroff 10 && qemu_wait_exit 10 || qemu_stop
+	[ -n "$SAMPLE" ]
+}
+
+# uring_figures: one boot running uringbench (uringcp against cat on a
+# 4 MiB file, medians of its own runs); prints its rows.
+uring_figures() {
+	cp --sparse=always "$IMG" "$TESTDIR/bench-uring.img" || return 1
+	qemu_start bench-uring 2 "$TESTDIR/bench-uring.img" 600 || return 1
+	if ! qemu_send uringbench 30 || ! qemu_wait_for 'uringbench: ms ' 500; then
+		echo "bench: uringbench did not finish ($Q_REASON); see $Q_LOG" >&2
+		qemu_stop
+		BENCH_FAILED=1
+		return 1
+	fi
+	tr -d '\r' < "$Q_LOG" | sed -n '/^uringbench: [0-9]* bytes/,/^uringcp\/cat/p' | sed 's/^/  /'
+	qemu_send poweroff 10 && qemu_wait_exit 10 || qemu_stop
+}
+
 # figures: every figure, in order. Add new figures here.
 figures() {
 	figure "clean build, kernel + fs.img (-j2)" s sample_build
 	figure "boot to first prompt, CPUS=1" ms sample_boot 1
 	figure "boot to first prompt, CPUS=3" ms sample_boot 3
 	guest_figures 1
+	figure "mgdb attach + detach, 1+8 threads" us sample_mgdb
+	echo "uringcp against cat-to-file, 4 MiB, CPUS=2 (one boot; uringbench's medians):"
+	uring_figures
 }
 
 machine

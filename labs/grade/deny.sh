@@ -72,6 +72,9 @@ else
 	fail_log "ps -T after kill -STOP: want uringcp ($PID) in state T, got '$MAIN' (output: $OUT)"
 fi
 
+# The I/O threads first finish the requests queued before the stop (a
+# few seconds at most); then they must sleep.
+wait_io_idle "$PID" 30
 get_io_cpu "$PID"
 if [ -n "$MGR" ] && [ "$IOCPU" -le $MAX_IDLE_CPU ]; then
 	pass "top -H after kill -STOP: the I/O threads use ${IOCPU}% CPU together: nothing spins"

@@ -128,9 +128,21 @@ fi
 
 # 5. A one-shot copy, stopped in the middle and continued, completes
 # byte-identical.
+# Stop it as soon as its I/O threads exist (a 4 MB copy takes only a few
+# seconds): no pause here, unlike start_copy.
 LOOP=$PID
-if start_copy '-a big out2'; then
-	ONE=$PID
+ONE=""
+if run_cmd "waitstop -t $STOP_SECS uringcp -a big out2 &" 20 &&
+	wait_after "$CMD_FROM" "$WS"'PID [0-9]+ started: uringcp -a' 20; then
+	ONE=$(line_after "$CMD_FROM" "$WS"'PID [0-9]+ started' | sed -E 's/.*waitstop: PID ([0-9]+) started.*/\1/')
+	i=0
+	while get_nthreads "$ONE" && [ "$NTHREADS" -lt 3 ] && [ $i -lt 20 ]; do
+		i=$((i + 1))
+	done
+else
+	fail_log "waitstop uringcp -a big out2 & did not start: $Q_REASON"
+fi
+if [ -n "$ONE" ]; then
 	stop_copy "$ONE"
 	ONE_STOPPED=$STOPPED
 	run_cmd 'cmp big out2' 30

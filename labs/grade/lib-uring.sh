@@ -31,6 +31,7 @@
 #   stop_copy PID               kill -STOP PID: STOPPED = yes if the parent
 #                               was told, no if not (within STOP_SECS; then
 #                               STOP_DETAIL says which threads did not stop)
+#   wait_io_idle PID SECS       wait until no I/O thread of PID is R or D
 #   get_memfree                 MEMFREE = MemFree in kB (/proc/meminfo)
 #   finish                      power off, print the closing line, exit
 
@@ -169,6 +170,10 @@ start_copy() {
 		return 1
 	fi
 	PID=$(line_after "$CMD_FROM" "$WS"'PID [0-9]+ started' | sed -E 's/.*waitstop: PID ([0-9]+) started.*/\1/')
+	# Type nothing for a moment: the copy's first request creates
+	# iou-mgr-PID, and with no other process started meanwhile it gets
+	# tid PID+1 (tids are handed out in order). demo.sh relies on that.
+	sleep 1
 	_sc_i=0
 	while get_nthreads "$PID" && [ "$NTHREADS" -lt 3 ]; do
 		_sc_i=$((_sc_i + 1))
@@ -224,4 +229,19 @@ stop_copy() {
 			STOP_DETAIL=$(line_after "$_st_from" "$WS""PID $1: [0-9]+ of" | sed 's/.*waitstop: //')
 		fi
 	fi
+}
+
+# wait_io_idle PID SECS: wait (up to SECS) until ps -T shows none of PID's
+# I/O threads running or in disk sleep (R or D): after a stop, they may
+# first finish the requests already queued. True if that happened;
+# THREADS holds the last listing either way.
+wait_io_idle() {
+	_wi_deadline=$(($(date +%s) + $2))
+	while :; do
+		get_threads "$1"
+		echo "$THREADS" | awk '$3 ~ /^iou-/ && ($2 == "R" || $2 == "D") { f = 1 } END { exit f }' &&
+			return 0
+		[ "$(date +%s)" -ge "$_wi_deadline" ] && return 1
+		run_cmd 'sleep 1' 10
+	done
 }
