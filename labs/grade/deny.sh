@@ -74,7 +74,7 @@ fi
 
 # The I/O threads first finish the requests queued before the stop (a
 # few seconds at most); then they must sleep.
-wait_io_idle "$PID" 30
+[ "$STOPPED" = yes ] && wait_io_idle "$PID" 30
 get_io_cpu "$PID"
 if [ -n "$MGR" ] && [ "$IOCPU" -le $MAX_IDLE_CPU ]; then
 	pass "top -H after kill -STOP: the I/O threads use ${IOCPU}% CPU together: nothing spins"
