@@ -23,6 +23,7 @@ void arch_early_init(void);          // boot CPU: console, interrupt controller
 void arch_cpu_init(void);            // every CPU: trap vector, timer, irqs
 u64  arch_phys_ram_end(void);        // first byte past RAM
 void arch_start_secondary_cpus(void);// let the other CPUs into the kernel
+void arch_boot_wait(void);           // other CPUs: sleep ~1 ms before looking again
 
 // ---- interrupts
 void arch_irq_enable(void);

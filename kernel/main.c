@@ -38,12 +38,13 @@ void start_init_task(void)
 }
 
 // Boot CPU: bring up the kernel, start init, release the others.
-// Other CPUs: wait for that, then join the scheduler.
+// Other CPUs: wait for that, mostly asleep so that a host with fewer
+// cores than vCPUs runs the boot CPU instead; then join the scheduler.
 void __noreturn start_kernel(u64 cpu)
 {
   if (cpu != 0) {
     while (!READ_ONCE(secondaries_go))
-      ;
+      arch_boot_wait();
     __sync_synchronize();
     sched_init_cpu(cpu);
     arch_cpu_init();

@@ -188,15 +188,25 @@ uring_figures() {
 	qemu_send poweroff 10 && qemu_wait_exit 10 || qemu_stop
 }
 
+# wanted WORDS: whether ONLY (unset: everything) names one of WORDS, the
+# words of a figure's label: `ONLY=boot make bench` runs the boot figures.
+wanted() {
+	[ -z "${ONLY:-}" ] && return 0
+	case " $* " in *" $ONLY "*) return 0 ;; esac
+	return 1
+}
+
 # figures: every figure, in order. Add new figures here.
 figures() {
-	figure "clean build, kernel + fs.img (-j2)" s sample_build
-	figure "boot to first prompt, CPUS=1" ms sample_boot 1
-	figure "boot to first prompt, CPUS=3" ms sample_boot 3
-	guest_figures 1
-	figure "mgdb attach + detach, 1+8 threads" us sample_mgdb
-	echo "uringcp against cat-to-file, 4 MiB, CPUS=2 (one boot; uringbench's medians):"
-	uring_figures
+	wanted build && figure "clean build, kernel + fs.img (-j2)" s sample_build
+	wanted boot && figure "boot to first prompt, CPUS=1" ms sample_boot 1
+	wanted boot && figure "boot to first prompt, CPUS=3" ms sample_boot 3
+	wanted guest syscall signal thread && guest_figures 1
+	wanted mgdb && figure "mgdb attach + detach, 1+8 threads" us sample_mgdb
+	if wanted uringcp uring cat; then
+		echo "uringcp against cat-to-file, 4 MiB, CPUS=2 (one boot; uringbench's medians):"
+		uring_figures
+	fi
 }
 
 machine

@@ -17,7 +17,7 @@ extern volatile u32 ap_cpu_id, ap_started;
 void lapic_send_ipi(u32 apic_id, u32 icr);
 void pit_delay_us(u32 us);
 
-// The other CPUs spin in start_kernel() until this flag is set.
+// The other CPUs wait in start_kernel() until this flag is set.
 volatile int secondaries_go __attribute__((section(".data"))) = 0;
 
 // The number of CPUs (-smp N), from QEMU's firmware configuration device.
@@ -31,15 +31,14 @@ static int fw_cfg_nr_cpus(void)
   return n > 0 ? n : 1;
 }
 
-// Wake CPU cpu and wait (up to a second) until it runs kernel code.
-// Returns whether it came. One at a time: ap_cpu_id names the CPU.
+// Wake CPU cpu, already reset by INIT, and wait (up to a second) until
+// it runs kernel code. Returns whether it came. One at a time: ap_cpu_id
+// names the CPU.
 static bool start_cpu(int cpu)
 {
   ap_cpu_id = cpu;
   ap_started = 0;
   __sync_synchronize();
-  lapic_send_ipi(cpu, ICR_INIT);
-  pit_delay_us(10000);
   for (int i = 0; i < 2 && !ap_started; i++) {
     lapic_send_ipi(cpu, ICR_STARTUP | (TRAMPOLINE >> 12));
     pit_delay_us(200);
@@ -60,6 +59,11 @@ void arch_start_secondary_cpus(void)
   }
   if (n > 1)
     memcpy(__va(TRAMPOLINE), trampoline_start, trampoline_end - trampoline_start);
+  // INIT every CPU, then one wait for all of them (10 ms, as Intel asks).
+  for (int cpu = 1; cpu < n; cpu++)
+    lapic_send_ipi(cpu, ICR_INIT);
+  if (n > 1)
+    pit_delay_us(10000);
   for (int cpu = 1; cpu < n; cpu++)
     if (!start_cpu(cpu)) {
       printk("smp: cpu %d did not start\n", cpu);
@@ -67,4 +71,11 @@ void arch_start_secondary_cpus(void)
     }
   __sync_synchronize();
   secondaries_go = 1;
+}
+
+// A CPU waiting in start_kernel(): the boot CPU starts the others only
+// once the kernel is up, so the wait is short; pause tells the host so.
+void arch_boot_wait(void)
+{
+  asm volatile("pause");
 }
