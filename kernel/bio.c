@@ -98,3 +98,15 @@ void bunpin(struct buf *b)
   b->refcnt--;
   spin_unlock(&bcache.lock);
 }
+
+// Is the block's content in the cache? A hint, taken without the buffer's
+// lock: the block may be recycled right after. Never sleeps.
+bool bcached(u32 dev, u32 blockno)
+{
+  bool r = false;
+  spin_lock(&bcache.lock);
+  for (struct buf *b = bcache.head.next; b != &bcache.head && !r; b = b->next)
+    r = b->dev == dev && b->blockno == blockno && b->valid;
+  spin_unlock(&bcache.lock);
+  return r;
+}

@@ -17,6 +17,7 @@ struct buf {
 
 void binit(void);
 struct buf *bread(u32 dev, u32 blockno);
+bool bcached(u32 dev, u32 blockno);
 void bwrite(struct buf *b);
 void brelse(struct buf *b);
 void bpin(struct buf *b);

@@ -199,3 +199,22 @@ long file_pwrite(struct file *f, u64 usrc, long n, u64 off)
     return -EBADF;
   return inode_write(f, usrc, n, &off, false);
 }
+
+// file_pread() for a caller that must not wait (IOCB_NOWAIT), on a file
+// of the disk: -EAGAIN unless the inode is unlocked and the blocks are
+// cached.
+long file_pread_nowait(struct file *f, u64 udst, long n, u64 off)
+{
+  if (f->type != FD_INODE || f->ip->dev == PROCDEV)
+    panic("file_pread_nowait: not a file on disk");
+  if (!f->readable)
+    return -EBADF;
+  struct inode *ip = f->ip;
+  if (!sleep_trylock(&ip->lock))
+    return -EAGAIN;
+  long r = -EAGAIN;
+  if (ip->valid && readi_cached(ip, off, n))
+    r = readi(ip, true, udst, off, n);
+  iunlock(ip);
+  return r;
+}

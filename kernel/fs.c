@@ -338,6 +338,43 @@ long readi(struct inode *ip, bool user, u64 dst, u64 off, u64 n)
   return done;
 }
 
+// Would bmap(ip, bn, false) find block bn without reading the disk, its
+// indirect blocks being cached (or absent)? Caller holds ip->lock.
+static bool bmap_cached(struct inode *ip, u32 bn)
+{
+  if (bn < NDIRECT)
+    return true;
+  bn -= NDIRECT;
+  if (bn < NINDIRECT)
+    return !ip->addrs[NDIRECT] || bcached(ip->dev, ip->addrs[NDIRECT]);
+  u32 top = ip->addrs[NDIRECT + 1];
+  if (!top)
+    return true;
+  if (!bcached(ip->dev, top))
+    return false;
+  u32 mid = indirect(ip, &top, (bn - NINDIRECT) / NINDIRECT, false);
+  return !mid || bcached(ip->dev, mid);
+}
+
+// Could readi(ip, off, n) be served from the buffer cache, without
+// waiting for the disk? (io_uring's IOCB_NOWAIT test.) Caller holds
+// ip->lock. A hint: a block may be recycled before readi gets to it.
+bool readi_cached(struct inode *ip, u64 off, u64 n)
+{
+  if (off >= ip->size || n == 0)
+    return true;
+  if (n > ip->size - off)
+    n = ip->size - off;
+  for (u64 bn = off / BSIZE; bn <= (off + n - 1) / BSIZE; bn++) {
+    if (!bmap_cached(ip, bn))
+      return false;
+    u32 bno = bmap(ip, bn, false);
+    if (bno && !bcached(ip->dev, bno))
+      return false;
+  }
+  return true;
+}
+
 // Write n bytes from src at off, growing the file. Returns the count
 // written, or -EFAULT / -ENOSPC / -EFBIG when nothing could be.
 // Caller holds ip->lock, inside an operation sized for n.

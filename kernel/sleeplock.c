@@ -37,3 +37,16 @@ bool sleep_lock_held(struct sleeplock *l)
   spin_unlock(&l->lk);
   return r;
 }
+
+// Take l if it is free, without sleeping. Returns whether it was taken.
+bool sleep_trylock(struct sleeplock *l)
+{
+  spin_lock(&l->lk);
+  bool got = !l->locked;
+  if (got) {
+    l->locked = true;
+    l->holder = current->tid;
+  }
+  spin_unlock(&l->lk);
+  return got;
+}

@@ -14,4 +14,5 @@ void sleep_lock_init(struct sleeplock *l, const char *name);
 void sleep_lock(struct sleeplock *l);
 void sleep_unlock(struct sleeplock *l);
 bool sleep_lock_held(struct sleeplock *l);
+bool sleep_trylock(struct sleeplock *l);
 #endif

@@ -887,12 +887,59 @@ t_sqpoll(void)
   io_uring_queue_exit(&ring);
 }
 
+// Linux 5.12's inline attempt, seen from user space: a read that the
+// buffer cache can serve completes inside io_uring_enter() and starts no
+// I/O thread; a write to a file is never tried inline (5.12 punts every
+// buffered write), so it starts the pool: iou-mgr-PID and a worker.
+static void
+file_punts(void)
+{
+  static char wbuf[4096], rb[4096];
+  struct io_uring ring;
+  struct io_uring_sqe *sqe;
+  struct io_uring_cqe *cqe;
+  unsigned long ud;
+  char mgr[20], wrk[20];
+  int fd, r;
+
+  for (int i = 0; i < (int)sizeof wbuf; i++)
+    wbuf[i] = 'a' + i % 23;
+  fd = open("/ut-inl", O_CREAT | O_RDWR);
+  if (!need("open /ut-inl", fd) || !need("write /ut-inl", write(fd, wbuf, sizeof wbuf)))
+    return;
+  if (!ring_init(&ring, 4, 0))
+    goto out;
+  snprintf(mgr, sizeof mgr, "iou-mgr-%d", mypid);
+  snprintf(wrk, sizeof wrk, "iou-wrk-%d", mypid);
+  sqe = io_uring_get_sqe(&ring);
+  io_uring_prep_read(sqe, fd, rb, sizeof rb, 0);
+  expect("cached_read_submit", io_uring_submit(&ring), 1);
+  r = io_uring_peek_cqe(&ring, &cqe);    // no waiting: it must be there
+  snprintf(d, sizeof d, "peek %d res %d, %d threads named %s", r, r == 0 ? cqe->res : 0,
+           count_threads(mypid, mgr, 0), mgr);
+  check(r == 0 && cqe->res == sizeof rb && memcmp(rb, wbuf, sizeof rb) == 0 &&
+        count_threads(mypid, mgr, 0) == 0, "cached_read_inline", d);
+  if (r == 0)
+    io_uring_cqe_seen(&ring, cqe);
+  sqe = io_uring_get_sqe(&ring);
+  io_uring_prep_write(sqe, fd, wbuf, sizeof wbuf, sizeof wbuf);
+  long res = one_request(&ring, "file_write", &ud);
+  snprintf(d, sizeof d, "res %ld, %d threads named %s, %d named %s", res,
+           count_threads(mypid, mgr, 0), mgr, count_threads(mypid, wrk, 0), wrk);
+  check(res == sizeof wbuf && count_threads(mypid, mgr, 0) == 1 &&
+        count_threads(mypid, wrk, 0) >= 1, "file_write_punted", d);
+  io_uring_queue_exit(&ring);
+out:
+  close(fd);
+  unlink("/ut-inl");
+}
+
 // The I/O threads are threads of the process, under Linux's names, in
 // /proc/PID/task (the baseline's behaviour, as in Linux 5.12; a kernel
 // that hides them from /proc fails this test and only this one):
 // iou-mgr-PID and iou-wrk-PID once work is punted (the worker sleeping in
 // the pipe it reads, flagged io_worker), iou-sqp-PID while an SQPOLL ring
-// is open, gone once it is closed.
+// is open, gone once it is closed. First, file_punts().
 static void
 t_iothreads(void)
 {
@@ -903,6 +950,7 @@ t_iothreads(void)
   char name[20], path[64], rbuf[8];
   int pfd[2], r, n, wtid = 0;
 
+  file_punts();
   if (!ring_init(&ring, 4, 0) || !need("pipe", pipe(pfd)))
     return;
   sqe = io_uring_get_sqe(&ring);
