@@ -18,6 +18,7 @@
 #define IORING_MAP_STEP 0x100000UL       // one MiB per ring
 #define RING_PAGES_MAX  16
 #define REQ_PAGES_MAX   16
+#define IO_RING_MAX_WQS 8   // processes whose io-wq may hold a ring's work
 
 // Page 0 of the ring memory: both ring headers, then the SQ index array.
 struct io_rings_hdr {
@@ -40,7 +41,8 @@ struct io_ring_ctx {
   int nreq_pages;
   struct io_kiocb *free_reqs;
   int inflight;               // requests not yet completed
-  struct signal_struct *owner;  // the process whose io-wq runs our work
+  struct io_wq *wqs[IO_RING_MAX_WQS];  // pools we queued work in (a ref each)
+  int nr_wqs;
   // SQPOLL (lock):
   struct task *sq_thread;
   bool sq_exit, sq_alive;
@@ -167,6 +169,28 @@ static void io_wq_cancel_work(struct io_wq_work *work)
   io_req_complete((struct io_kiocb *)work, -ECANCELED);
 }
 
+// Note that ctx has work in wq, so that closing the ring, from whichever
+// process, can cancel it there. Returns false if ctx is in too many
+// pools already (processes sharing one ring).
+static bool io_ring_track_wq(struct io_ring_ctx *ctx, struct io_wq *wq)
+{
+  bool ok = true;
+  spin_lock(&ctx->lock);
+  int i = 0;
+  while (i < ctx->nr_wqs && ctx->wqs[i] != wq)
+    i++;
+  if (i == ctx->nr_wqs) {
+    if (i < IO_RING_MAX_WQS) {
+      io_wq_ref(wq);
+      ctx->wqs[ctx->nr_wqs++] = wq;
+    } else {
+      ok = false;
+    }
+  }
+  spin_unlock(&ctx->lock);
+  return ok;
+}
+
 // Hand req to the process's io-wq pool. Unlike 5.12, a file's writes are
 // not hashed to run one at a time: our log commits concurrent writes
 // together (group commit), so letting them run in parallel is what makes
@@ -174,8 +198,8 @@ static void io_wq_cancel_work(struct io_wq_work *work)
 static void io_queue_async_work(struct io_kiocb *req)
 {
   struct io_wq *wq = io_wq_get();
-  if (!wq) {
-    io_req_complete(req, -ENOMEM);
+  if (!wq || !io_ring_track_wq(req->ctx, wq)) {
+    io_req_complete(req, wq ? -EBUSY : -ENOMEM);
     return;
   }
   req->work.fn = io_wq_submit_work;
@@ -424,17 +448,19 @@ static void io_sq_thread_stop(struct io_ring_ctx *ctx)
 }
 
 // The ring's file is closed for the last time: stop submitting, cancel
-// and wait for every request in flight, then free it all.
+// every request in flight, in every pool that has some (the closer may be
+// another process than the submitters), wait for them, then free it all.
 void io_uring_release(struct io_ring_ctx *ctx)
 {
   io_sq_thread_stop(ctx);
-  struct io_wq *wq = ctx->owner ? READ_ONCE(ctx->owner->io_wq) : NULL;
-  if (wq && ctx->owner == current->signal)
-    io_wq_cancel_owner(wq, ctx);
+  for (int i = 0; i < ctx->nr_wqs; i++)
+    io_wq_cancel_owner(ctx->wqs[i], ctx);
   spin_lock(&ctx->lock);
   while (ctx->inflight > 0)
     sleep(&ctx->inflight, &ctx->lock);
   spin_unlock(&ctx->lock);
+  for (int i = 0; i < ctx->nr_wqs; i++)
+    io_wq_put(ctx->wqs[i]);
   io_ring_ctx_free(ctx);
 }
 
@@ -456,7 +482,6 @@ long sys_io_uring_setup(struct pt_regs *regs)
   spin_lock_init(&ctx->lock, "io_ring_ctx");
   sleep_lock_init(&ctx->submit_lock, "io_uring_submit");
   ctx->setup_flags = p.flags;
-  ctx->owner = current->signal;
   int err = io_allocate_rings(ctx, entries);
   if (err == 0) {
     __atomic_fetch_add(&current->mm->users, 1, __ATOMIC_RELAXED);

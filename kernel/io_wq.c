@@ -221,6 +221,7 @@ struct io_wq *io_wq_get(void)
   wq->max_workers[IO_WQ_ACCT_BOUND] = 4;
   wq->max_workers[IO_WQ_ACCT_UNBOUND] = 8;
   wq->tgid = current->tgid;
+  wq->refs = 1;                     // the process's, dropped by io_wq_exit()
   wq->manager_alive = true;
   struct task *mgr = create_io_thread(io_wq_manager, wq, "iou-mgr-%d", wq->tgid);
   if (mgr) {
@@ -297,8 +298,10 @@ void io_wq_cancel_owner(struct io_wq *wq, void *owner)
 }
 
 // The process's last user thread is leaving (or exec'ing): stop the
-// manager, which waits for every worker, and free the pool. Sleeps
-// uninterruptibly (state D) until they are gone.
+// manager, which waits for every worker, cancel what is still queued, and
+// drop the process's reference to the pool (rings that queued work here
+// may hold more). Sleeps uninterruptibly (state D) until the workers are
+// gone.
 void io_wq_exit(struct signal_struct *sig)
 {
   struct io_wq *wq = sig->io_wq;
@@ -320,5 +323,19 @@ void io_wq_exit(struct signal_struct *sig)
     w->cancel(w);
   }
   sig->io_wq = NULL;
-  free_page(wq);
+  io_wq_put(wq);
+}
+
+// Keep wq's memory: for a ring that queued work here and may cancel it
+// later, from another process. Once the pool has exited, cancelling finds
+// nothing and enqueueing cancels at once.
+void io_wq_ref(struct io_wq *wq)
+{
+  __atomic_add_fetch(&wq->refs, 1, __ATOMIC_RELAXED);
+}
+
+void io_wq_put(struct io_wq *wq)
+{
+  if (__atomic_sub_fetch(&wq->refs, 1, __ATOMIC_ACQ_REL) == 0)
+    free_page(wq);
 }

@@ -34,6 +34,7 @@ struct io_worker {
 };
 
 struct io_wq {
+  int refs;                    // atomic: the process's, and each ring's with work here
   struct spinlock lock;        // guards everything below
   struct io_wq_work *head, *tail;   // pending work, oldest first
   struct io_worker workers[IO_WQ_MAX_WORKERS];
@@ -49,6 +50,8 @@ struct io_wq *io_wq_get(void);      // the current process's pool, made on first
 void io_wq_enqueue(struct io_wq *wq, struct io_wq_work *work);
 void io_wq_cancel_owner(struct io_wq *wq, void *owner);
 void io_wq_exit(struct signal_struct *sig);
+void io_wq_ref(struct io_wq *wq);
+void io_wq_put(struct io_wq *wq);
 void io_flush_signals(struct task *t);
 void set_notify_signal(struct task *t);
 #endif

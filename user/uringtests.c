@@ -1095,6 +1095,95 @@ exit_inflight(int how)
 static void t_exitleak(void) { exit_inflight(0); }
 static void t_killleak(void) { exit_inflight(1); }
 
+// Wait up to ticks for child pid to exit; its wait status, or -1 if it
+// is still there.
+static int
+wait_child_ticks(int pid, int ticks)
+{
+  int t0 = uptime(), st;
+
+  do {
+    if (waitpid(pid, &st, WNOHANG) == pid)
+      return st;
+    sleep(2);
+  } while (uptime() - t0 < ticks);
+  return -1;
+}
+
+// A ring shared with a child, which closes it last while the read in
+// flight waits in the parent's io-wq: the close must cancel it there, in
+// another process's pool, rather than wait for it forever (in D). Then a
+// ring that outlives the process whose pool ran its work: closing it
+// later must find that pool's memory still there, and free it.
+static void
+t_forkclose(void)
+{
+  struct io_uring ring;
+  struct io_uring_sqe *sqe;
+  char rb[8], c;
+  int pfd[2], rep[2], pid, st;
+  long before;
+
+  if (!ring_init(&ring, 4, 0) || !need("pipe", pipe(pfd)))
+    return;
+  sqe = io_uring_get_sqe(&ring);
+  io_uring_prep_read(sqe, pfd[0], rb, sizeof rb, -1UL);
+  expect("submit", io_uring_submit(&ring), 1);
+  sleep(HZ / 2);                // a worker takes the read and blocks
+  pid = fork();
+  if (pid == 0) {
+    sleep(HZ / 4);              // the parent closes first
+    io_uring_queue_exit(&ring);
+    exit(0);
+  }
+  io_uring_queue_exit(&ring);
+  st = wait_child_ticks(pid, 3 * HZ);
+  snprintf(d, sizeof d, "the child closing the ring last %s",
+           st < 0 ? "still waits after 3 s" : "exited badly");
+  check(st == 0, "child_close_cancels", d);
+  if (st < 0) {                 // let it go: complete the read
+    write(pfd[1], "x", 1);
+    waitpid(pid, &st, 0);
+  }
+  write(pfd[1], "abc", 3);
+  close(pfd[1]);
+  st = read(pfd[0], buf, sizeof buf);
+  snprintf(d, sizeof d, "read %s bytes back, want 3: the read was not cancelled", val(st));
+  check(st == 3, "read_cancelled", d);
+  close(pfd[0]);
+
+  // The submitting process exits first; its child closes the ring later.
+  if (!need("pipe", pipe(rep)))
+    return;
+  sleep(2);
+  before = freemem();
+  pid = fork();
+  if (pid == 0) {
+    if (io_uring_queue_init(4, &ring, 0) < 0 || pipe(pfd) < 0)
+      exit(1);
+    sqe = io_uring_get_sqe(&ring);
+    io_uring_prep_read(sqe, pfd[0], rb, sizeof rb, -1UL);
+    if (io_uring_submit(&ring) != 1)
+      exit(1);
+    sleep(HZ / 2);
+    if (fork() == 0) {
+      sleep(HZ / 2);            // long after its parent has gone
+      io_uring_queue_exit(&ring);
+      write(rep[1], "k", 1);
+      exit(0);
+    }
+    exit(0);
+  }
+  close(rep[1]);
+  waitpid(pid, &st, 0);
+  expect("first_child", st, 0);
+  st = read(rep[0], &c, 1);     // a hang here is the runner's FAIL
+  snprintf(d, sizeof d, "read %s from the grandchild", val(st));
+  check(st == 1 && c == 'k', "late_close", d);
+  expect_no_leak("no_leak", before);   // the pipe still open, as counted
+  close(rep[0]);
+}
+
 // Closing the ring fd with reads in flight cancels them: close returns
 // promptly, the reads take no data written afterwards, nothing leaks.
 static void
@@ -1223,6 +1312,7 @@ static const struct test {
   { "closecancel", t_closecancel, 0 },
   { "exitleak", t_exitleak, 0 },
   { "killleak", t_killleak, 0 },
+  { "forkclose", t_forkclose, 0 },
   { "cycles", t_cycles, 60 },
   { "copyerr", t_copyerr, 0 },
   { "copy0", t_copy0, 0 },
