@@ -59,6 +59,8 @@ void fileclose(struct file *f)
   } else if (copy.type == FD_IO_URING) {
     io_uring_release(copy.ring);
   } else if (copy.type == FD_INODE || copy.type == FD_DEVICE) {
+    if (copy.seq_buf)
+      free_page(copy.seq_buf);
     begin_op();
     iput(copy.ip);
     end_op();

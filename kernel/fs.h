@@ -31,6 +31,8 @@ struct file {
   struct io_ring_ctx *ring; // FD_IO_URING
   struct inode *ip;        // FD_INODE, FD_DEVICE
   u64 off;                 // FD_INODE
+  char *seq_buf;           // FD_INODE in /proc: the snapshot being read
+  int seq_len;             //   (both under ip->lock)
   short major;             // FD_DEVICE
 };
 

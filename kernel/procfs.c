@@ -418,21 +418,28 @@ long procfs_read(struct file *f, u64 udst, long n)
     }
     return done;
   }
-  struct pbuf b = { alloc_page(), 0 };
-  if (!b.s)
-    return -ENOMEM;
-  spin_lock(&tasklist_lock);
-  int err = proc_show(inum, &b);
-  spin_unlock(&tasklist_lock);
-  if (err == 0 && f->off < (u64)b.len) {
-    done = b.len - f->off < (u64)n ? b.len - f->off : (u64)n;
-    if (copy_to_user((void *)udst, b.s + f->off, done) < 0)
-      err = -EFAULT;
-    else
-      f->off += done;
+  // Like seq_file: a read from offset 0 takes a snapshot, kept with the
+  // open file, and later reads go on in it, so that a reader taking a
+  // file in pieces never gets the pieces of two different states.
+  if (f->off == 0 || !f->seq_buf) {
+    struct pbuf b = { f->seq_buf ? f->seq_buf : alloc_page(), 0 };
+    if (!b.s)
+      return -ENOMEM;
+    f->seq_buf = b.s;
+    spin_lock(&tasklist_lock);
+    int err = proc_show(inum, &b);
+    spin_unlock(&tasklist_lock);
+    f->seq_len = err < 0 ? 0 : b.len;
+    if (err < 0)
+      return err;
   }
-  free_page(b.s);
-  return err < 0 ? err : done;
+  if (f->off < (u64)f->seq_len) {
+    done = f->seq_len - f->off < (u64)n ? f->seq_len - f->off : (u64)n;
+    if (copy_to_user((void *)udst, f->seq_buf + f->off, done) < 0)
+      return -EFAULT;
+    f->off += done;
+  }
+  return done;
 }
 
 // May procfs inode ip be opened for writing? Only the knobs in /proc/sys.

@@ -1110,6 +1110,42 @@ t_tasklist(void)
   close(fd2);
 }
 
+
+// A /proc file read in pieces is one snapshot, as with Linux's seq_file:
+// later pieces come from the state the first read saw, however it changed
+// since; a read from offset 0 takes a new snapshot. (The state changed
+// here is the knob /proc/sys/kernel/io_thread_race_ticks, put back after.)
+static void
+t_snapshot(void)
+{
+  const char *knob = "/proc/sys/kernel/io_thread_race_ticks";
+  char old[16], got[16];
+  int rfd, wfd, n, r;
+
+  rfd = open(knob, O_RDONLY);
+  wfd = open(knob, O_WRONLY);
+  if (!need("open", rfd) || !need("open", wfd))
+    return;
+  n = read(rfd, old, sizeof old);
+  if (!need("read", n) || !need("write", write(wfd, "7\n", 2)))
+    return;
+  lseek(rfd, 0, SEEK_SET);
+  r = read(rfd, got, 1);                 // "7", the snapshot "7\n"
+  write(wfd, "999\n", 4);
+  r += read(rfd, got + r, sizeof got - 1 - r);
+  got[r < 0 ? 0 : r] = 0;
+  snprintf(detail, sizeof detail, "read \"%s\" in two pieces around the change, want \"7\\n\"", got);
+  check("pieces_one_state", r == 2 && strcmp(got, "7\n") == 0, detail);
+  lseek(rfd, 0, SEEK_SET);
+  r = read(rfd, got, sizeof got - 1);
+  got[r < 0 ? 0 : r] = 0;
+  snprintf(detail, sizeof detail, "read \"%s\" from offset 0, want \"999\\n\"", got);
+  check("offset0_fresh", r == 4 && strcmp(got, "999\n") == 0, detail);
+  write(wfd, old, n);
+  close(rfd);
+  close(wfd);
+}
+
 // No pages leak: 200 attach/detach cycles on one thread, 25 on each of 9.
 static void
 t_leak(void)
@@ -1369,6 +1405,7 @@ static const struct test {
   { "tracerdeath", t_tracerdeath },
   { "ptkill", t_ptkill },
   { "tasklist", t_tasklist },
+  { "snapshot", t_snapshot },
   { "leak", t_leak },
   { "mgdb", t_mgdb },
   { "mgdbloop", t_mgdbloop },
