@@ -70,6 +70,7 @@ int  arch_pte_prot(pte_t pte);       // VM_* bits of a leaf
 
 // ---- time
 void arch_timer_next(void);          // arm this CPU's timer for one tick
+u64  arch_clock_jiffies(void);       // ticks (1/HZ s) since boot, by a clock that misses none
 
 // ---- devices
 void arch_console_putc(int c);       // polled output, usable anywhere

@@ -4,11 +4,17 @@
 volatile u64 jiffies;
 
 // Every CPU's timer interrupt. CPU 0 keeps the clock and wakes sleepers.
+// jiffies follows the hardware clock (as Linux's tick_do_update_jiffies64()
+// follows ktime) rather than counting interrupts: a tick that comes late,
+// on a vCPU the host did not run for a while, would otherwise be time
+// lost for good, and every sleep would run long.
 void do_timer_tick(bool from_user)
 {
   struct task *t = current;
   if (smp_processor_id() == 0) {
-    __atomic_fetch_add(&jiffies, 1, __ATOMIC_RELAXED);
+    u64 now = arch_clock_jiffies();
+    if (now > jiffies)
+      WRITE_ONCE(jiffies, now);
     wake_expired_timers();
   }
   // Catch up with another thread's unmap: tlb_shootdown_wait() counts

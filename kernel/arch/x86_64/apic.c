@@ -32,6 +32,8 @@
 #define PIT_HZ 1193182
 
 static u32 lapic_ticks_per_jiffy;   // LAPIC timer counts (divided by 16) per tick
+static u64 tsc_per_jiffy;          // TSC cycles per tick
+static u64 tsc_at_boot;            // at calibration: jiffy 0 of the clock
 
 // ---- PIT channel 2, gated through port 0x61, output readable in bit 5.
 
@@ -57,9 +59,9 @@ void pit_delay_us(u32 us)
 
 // ---- local APIC
 
-// How fast this CPU's LAPIC timer counts: let it run down from the top
-// while the PIT measures one tick's time (1/HZ s). Once, on the boot CPU;
-// QEMU gives every CPU the same LAPIC clock.
+// How fast this CPU's LAPIC timer and TSC count: let them run while the
+// PIT measures one tick's time (1/HZ s). Once, on the boot CPU; QEMU
+// gives every CPU the same LAPIC clock.
 static void lapic_calibrate(void)
 {
   *LAPIC(LAPIC_TIMER) = LVT_MASKED;
@@ -67,12 +69,16 @@ static void lapic_calibrate(void)
   *LAPIC(LAPIC_TICR) = 0xFFFFFFFF;
   pit_start(PIT_HZ / HZ);
   u32 start = *LAPIC(LAPIC_TCCR);
+  u64 tsc = rdtsc();
   while (!pit_done())
     ;
   u32 end = *LAPIC(LAPIC_TCCR);
+  tsc_per_jiffy = rdtsc() - tsc;
+  tsc_at_boot = tsc;
   lapic_ticks_per_jiffy = start - end;
-  if (lapic_ticks_per_jiffy < 100)
-    panic("lapic: timer calibration failed (%u counts per tick)", lapic_ticks_per_jiffy);
+  if (lapic_ticks_per_jiffy < 100 || tsc_per_jiffy < 100)
+    panic("lapic: timer calibration failed (%u counts, %lu TSC cycles per tick)",
+          lapic_ticks_per_jiffy, tsc_per_jiffy);
 }
 
 // This CPU's LAPIC: enabled, every local interrupt source but the timer
@@ -149,4 +155,11 @@ void ioapic_enable(int irq, int vec)
 {
   ioapic_write(IOAPIC_REDIR(irq), vec);
   ioapic_write(IOAPIC_REDIR(irq) + 1, lapic_id() << 24);
+}
+
+// Ticks since calibration, by the TSC (QEMU keeps it in step with real
+// time, and every CPU's alike).
+u64 arch_clock_jiffies(void)
+{
+  return (rdtsc() - tsc_at_boot) / tsc_per_jiffy;
 }

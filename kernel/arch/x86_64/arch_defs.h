@@ -158,6 +158,12 @@ static inline u64 rdmsr(u32 msr)
   asm volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
   return ((u64)hi << 32) | lo;
 }
+static inline u64 rdtsc(void)
+{
+  u32 lo, hi;
+  asm volatile("rdtsc" : "=a"(lo), "=d"(hi));
+  return ((u64)hi << 32) | lo;
+}
 static inline void wrmsr(u32 msr, u64 v)
 {
   asm volatile("wrmsr" :: "c"(msr), "a"((u32)v), "d"((u32)(v >> 32)) : "memory");
