@@ -214,15 +214,21 @@ get_io_cpu() {
 # stop_copy PID: kill -STOP PID, then wait for waitstop to say whether the
 # parent was told. STOPPED = yes if waitpid(WUNTRACED) reported the stop,
 # no if waitstop gave up after STOP_SECS (STOP_DETAIL then says how many
-# threads never stopped), "" if it said neither within 20 s.
+# threads never stopped) or the copy ended first (STOP_DETAIL says how),
+# "" if it said none of these within STOP_SECS + 20 s.
 stop_copy() {
 	STOPPED=""
 	STOP_DETAIL=""
 	run_cmd "kill -STOP $1" 20
 	_st_from=$CMD_FROM
-	if wait_after "$_st_from" "$WS""PID $1 (reported stopped|not reported stopped)" $((STOP_SECS + 20)); then
+	if wait_after "$_st_from" "$WS""PID $1 (reported stopped|not reported stopped|exited|killed)" \
+		$((STOP_SECS + 20)); then
 		if [ -n "$(line_after "$_st_from" "$WS""PID $1 reported stopped")" ]; then
 			STOPPED=yes
+		elif [ -n "$(line_after "$_st_from" "$WS""PID $1 (exited|killed)")" ]; then
+			STOPPED=no
+			STOP_DETAIL="it ended before the stop: $(line_after "$_st_from" "$WS""PID $1 (exited|killed)" |
+				sed 's/.*waitstop: //')"
 		else
 			STOPPED=no
 			wait_after "$_st_from" "$WS""PID $1: [0-9]+ of [0-9]+ threads never stopped" 5
