@@ -23,6 +23,7 @@
 // the tracer.
 
 #include "user/user.h"
+#include "user/proc.h"
 
 typedef unsigned short u16;     // fs_format.h uses the kernel's names
 typedef unsigned int u32;
@@ -117,37 +118,15 @@ need(const char *name, long got)
 
 // ------------------------------------------------------------ /proc
 
-// Read the small file path into buf (NUL-terminated); length or -errno.
-static int
-readfile(const char *path, char *buf, int size)
-{
-  int fd, n = 0, len = 0;
-
-  fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return fd;
-  while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-    len += n;
-  close(fd);
-  buf[len] = 0;
-  return n < 0 ? n : len;
-}
-
 // The value of "Field:" in /proc/PID/task/TID/status, or NULL.
 static const char *
 status_field(int pid, int tid, const char *name)
 {
   static char buf[512];
-  char path[64];
-  const char *p;
 
-  snprintf(path, sizeof path, "/proc/%d/task/%d/status", pid, tid);
-  if (readfile(path, buf, sizeof buf) <= 0 || !(p = strstr(buf, name)))
+  if (task_status(pid, tid, buf, sizeof buf) <= 0)
     return NULL;
-  p += strlen(name);
-  while (*p == ' ' || *p == '\t')
-    p++;
-  return p;
+  return proc_field(buf, name);
 }
 
 // The thread's state letter, or '-' if /proc has no such thread.

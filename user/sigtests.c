@@ -28,10 +28,7 @@
 // PROBE); see probe() at the end.
 
 #include "user.h"
-
-typedef unsigned short u16;     // fs_format.h is written with the kernel's names
-typedef unsigned int u32;
-#include "kernel/fs_format.h"
+#include "proc.h"
 
 #define TEST_SECS  20           // a test running longer is killed
 #define RESULTS    "/sigtests.res"
@@ -40,6 +37,7 @@ typedef unsigned int u32;
 #define PROBE_BAD  250          // probe exit code for an unknown probe command
 #define NTHREADS   8            // threads in the thread tests
 #define LEAK_ROUNDS 1000        // thread create/join cycles in threadleak
+#define NTASK      64           // tasks system-wide
 
 // Kernel addresses a forged signal frame tries to return to.
 #if defined(__riscv)
@@ -250,36 +248,6 @@ kill_reap(int pid)
   wait_opts(pid, &st, 0, 3 * HZ);
 }
 
-// Read all of file path (at most n-1 bytes) into b, NUL-terminated;
-// returns the count or -errno.
-static int
-readfile(const char *path, char *b, int n)
-{
-  int fd = open(path, O_RDONLY), got = 0, r;
-
-  if (fd < 0)
-    return fd;
-  while (got < n - 1 && (r = read(fd, b + got, n - 1 - got)) > 0)
-    got += r;
-  close(fd);
-  b[got] = 0;
-  return got;
-}
-
-// The state letter (R S D T t Z) of thread tid of process pid, from
-// /proc/PID/task/TID/stat; 0 if it cannot be read (the task is gone).
-static char
-task_state(int pid, int tid)
-{
-  char path[64], b[256], *p;
-
-  snprintf(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
-  if (readfile(path, b, sizeof b) <= 0)
-    return 0;
-  p = strrchr(b, ')');
-  return p && p[1] == ' ' ? p[2] : 0;
-}
-
 // Wait up to ticks for thread tid of pid to be in state c. Returns 1 if it is.
 static int
 wait_state(int pid, int tid, char c, int ticks)
@@ -299,26 +267,14 @@ wait_state(int pid, int tid, char c, int ticks)
 static int
 threads_in_state(int pid, char c, int *total)
 {
-  struct dirent de;
-  char path[48], name[DIRSIZ + 1];
-  int fd, n = 0;
+  int tids[NTASK], n, count = 0;
 
-  *total = 0;
-  snprintf(path, sizeof path, "/proc/%d/task", pid);
-  fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return fd;
-  while (read(fd, &de, sizeof de) == sizeof de) {
-    memcpy(name, de.name, DIRSIZ);
-    name[DIRSIZ] = 0;
-    if (de.inum == 0 || name[0] < '0' || name[0] > '9')
-      continue;
-    (*total)++;
-    if (task_state(pid, atoi(name)) == c)
-      n++;
-  }
-  close(fd);
-  return n;
+  n = task_ids(pid, tids, NTASK);
+  *total = n < 0 ? 0 : n;
+  for (int i = 0; i < n; i++)
+    if (task_state(pid, tids[i]) == c)
+      count++;
+  return n < 0 ? n : count;
 }
 
 // Wait up to ticks for every thread of pid to be in state c; returns how
@@ -890,7 +846,7 @@ start_threaded(int *tids)
 static void
 t_sigkill(void)
 {
-  int tids[3], pid, st, gone;
+  int tids[3], pid, st, gone, fd;
   char path[64];
 
   pid = start_threaded(tids);
@@ -902,7 +858,11 @@ t_sigkill(void)
   gone = 0;
   for (int i = 0; i < 3; i++) {
     snprintf(path, sizeof path, "/proc/%d/task/%d/stat", pid, tids[i]);
-    gone += readfile(path, path, 2) < 0;
+    fd = open(path, O_RDONLY);  // a thread is gone when its stat cannot be opened
+    if (fd < 0)
+      gone++;
+    else
+      close(fd);
   }
   expect("no_thread_left", gone, 3);
 
@@ -2422,20 +2382,6 @@ ends_with(const char *s, const char *suffix)
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-// The value of field "name:" in /proc status text b, or -1.
-static long
-status_field(const char *b, const char *name)
-{
-  const char *p = strstr(b, name);
-
-  if (!p)
-    return -1;
-  p += strlen(name);
-  while (*p == ':' || *p == ' ' || *p == '\t')
-    p++;
-  return atol(p);
-}
-
 // Probe mode, for the exec tests (argv[0] is PROBE):
 //   sigstate     exit with the bits of what exec got wrong (see t_exec):
 //                1 SIGUSR1 not SIG_DFL, 2 SIGINT not SIG_DFL, 4 SIGUSR2
@@ -2450,6 +2396,7 @@ probe(int argc, char **argv)
 {
   struct sigaction sa;
   char b[512];
+  const char *p;
   int code = 0, total;
 
   if (argc == 2 && strcmp(argv[1], "sigstate") == 0) {
@@ -2476,7 +2423,7 @@ probe(int argc, char **argv)
   if (argc == 3 && strcmp(argv[1], "threads") == 0) {
     if (getpid() != atoi(argv[2]))
       code |= 1;
-    if (readfile("/proc/self/status", b, sizeof b) < 0 || status_field(b, "Threads") != 1)
+    if (readfile("/proc/self/status", b, sizeof b) < 0 || !(p = proc_field(b, "Threads:")) || atol(p) != 1)
       code |= 2;
     threads_in_state(getpid(), 'R', &total);
     if (total != 1)

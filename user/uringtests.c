@@ -26,10 +26,7 @@
 
 #include "user.h"
 #include "liburing.h"
-
-typedef unsigned short u16;     // fs_format.h is written with the kernel's names
-typedef unsigned int u32;
-#include "kernel/fs_format.h"
+#include "proc.h"
 
 #define RESULTS   "/uringtests.res"
 #define SRC       "/ut-src"
@@ -205,26 +202,10 @@ expect_no_leak(const char *name, long before)
 
 // ------------------------------------------------------------ /proc
 
-// Read the small file path into b (NUL-terminated); length or -errno.
-static int
-readfile(const char *path, char *b, int size)
-{
-  int fd = open(path, O_RDONLY), n = 0, len = 0;
-
-  if (fd < 0)
-    return fd;
-  while (len < size - 1 && (n = read(fd, b + len, size - 1 - len)) > 0)
-    len += n;
-  close(fd);
-  b[len] = 0;
-  return n < 0 ? n : len;
-}
-
 // One thread of a process as /proc shows it.
 struct thr {
   int tid;
-  char state;
-  char name[17];
+  struct procstat ps;           // its name and state
 };
 
 // Fill t[] with the threads of process pid from /proc/PID/task/*/stat.
@@ -232,37 +213,13 @@ struct thr {
 static int
 list_threads(int pid, struct thr *t, int max)
 {
-  struct dirent de;
-  char path[64], st[256], *p, *e;
-  int fd, n = 0, r;
+  int tids[MAXTHR], n, k = 0;
 
-  snprintf(path, sizeof path, "/proc/%d/task", pid);
-  fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return fd;
-  while (n < max && (r = read(fd, &de, sizeof de)) == sizeof de) {
-    if (de.inum == 0 || de.name[0] < '0' || de.name[0] > '9')
-      continue;
-    char nm[DIRSIZ + 1];
-    memcpy(nm, de.name, DIRSIZ);
-    nm[DIRSIZ] = 0;
-    snprintf(path, sizeof path, "/proc/%d/task/%s/stat", pid, nm);
-    if (readfile(path, st, sizeof st) <= 0)
-      continue;                 // ended meanwhile
-    // "tid (name) S ...": the name ends at the last ')'.
-    p = strchr(st, '(');
-    e = strrchr(st, ')');
-    if (!p || !e || e < p || e[1] != ' ')
-      continue;
-    t[n].tid = atoi(nm);
-    int len = e - p - 1 < 16 ? e - p - 1 : 16;
-    memcpy(t[n].name, p + 1, len);
-    t[n].name[len] = 0;
-    t[n].state = e[2];
-    n++;
-  }
-  close(fd);
-  return n;
+  n = task_ids(pid, tids, MAXTHR);
+  for (int i = 0; i < n && k < max; i++)
+    if (task_stat(pid, tids[i], &t[k].ps) == 0)   // else ended meanwhile
+      t[k++].tid = tids[i];
+  return n < 0 ? n : k;
 }
 
 // How many threads of pid have the name name (in state, if state != 0).
@@ -273,7 +230,7 @@ count_threads(int pid, const char *name, char state)
   int n = list_threads(pid, t, MAXTHR), c = 0;
 
   for (int i = 0; i < n; i++)
-    if (strcmp(t[i].name, name) == 0 && (!state || t[i].state == state))
+    if (strcmp(t[i].ps.comm, name) == 0 && (!state || t[i].ps.state == state))
       c++;
   return n < 0 ? n : c;
 }
@@ -962,7 +919,7 @@ t_iothreads(void)
   check(r >= 1, "worker_listed_sleeping", d);
   n = list_threads(mypid, t, MAXTHR);
   for (int i = 0; i < n; i++)
-    if (strcmp(t[i].name, name) == 0)
+    if (strcmp(t[i].ps.comm, name) == 0)
       wtid = t[i].tid;
   if (wtid) {
     snprintf(path, sizeof path, "/proc/%d/task/%d/status", mypid, wtid);
