@@ -36,6 +36,7 @@
 
 #include "user.h"
 #include "proc.h"
+#include "elf.h"
 
 #define MAXLWP    64            // NTASK
 #define MAXFRAMES 64
@@ -96,31 +97,6 @@ lwp_name(int tid, char *name, int size)
 }
 
 // ------------------------------------------------------------ symbols
-
-// ELF64 as the linker writes it (only what mgdb reads).
-struct elf_ehdr {
-  uchar ident[16];
-  ushort type, machine;
-  uint version;
-  ulong entry, phoff, shoff;
-  uint flags;
-  ushort ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-struct elf_shdr {
-  uint name, type;
-  ulong flags, addr, offset, size;
-  uint link, info;
-  ulong addralign, entsize;
-};
-struct elf_sym {
-  uint name;
-  uchar info, other;
-  ushort shndx;
-  ulong value, size;
-};
-#define SHT_SYMTAB 2
-#define SHF_ALLOC 0x2
-#define SHF_EXECINSTR 0x4
 
 struct sym {
   ulong addr, size;

@@ -23,6 +23,7 @@
 
 #include "user/user.h"
 #include "user/proc.h"
+#include "user/elf.h"
 #include "user/testlib.h"
 
 typedef unsigned short u16;     // fs_format.h uses the kernel's names
@@ -75,31 +76,6 @@ tracer_of(int pid, int tid)
 
 // ------------------------------------------------------------ ELF
 
-struct elf_ehdr {
-  uchar ident[16];
-  ushort type, machine;
-  uint version;
-  ulong entry, phoff, shoff;
-  uint flags;
-  ushort ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-struct elf_phdr {
-  uint type, flags;
-  ulong offset, vaddr, paddr, filesz, memsz, align;
-};
-struct elf_shdr {
-  uint name, type;
-  ulong flags, addr, offset, size;
-  uint link, info;
-  ulong addralign, entsize;
-};
-struct elf_sym {
-  uint name;
-  uchar info, other;
-  ushort shndx;
-  ulong value, size;
-};
-
 // Read size bytes at off of fd into p; 0 or -1.
 static int
 pread_all(int fd, ulong off, void *p, long size)
@@ -126,7 +102,7 @@ elf_text(const char *path, ulong *lo, ulong *hi)
   if (pread_all(fd, 0, &eh, sizeof eh) == 0 && memcmp(eh.ident, "\177ELF", 4) == 0)
     for (int i = 0; i < eh.phnum && r < 0; i++)
       if (pread_all(fd, eh.phoff + i * sizeof ph, &ph, sizeof ph) == 0 &&
-          ph.type == 1 && (ph.flags & 1)) {
+          ph.type == PT_LOAD && (ph.flags & PF_X)) {
         *lo = ph.vaddr;
         *hi = ph.vaddr + ph.memsz;
         r = 0;
@@ -149,7 +125,7 @@ elf_symbol(const char *path, const char *name, ulong *value, ulong *size)
     return -1;
   if (pread_all(fd, 0, &eh, sizeof eh) == 0 && memcmp(eh.ident, "\177ELF", 4) == 0)
     for (int i = 0; i < eh.shnum && r < 0; i++) {
-      if (pread_all(fd, eh.shoff + i * sizeof sh, &sh, sizeof sh) < 0 || sh.type != 2 ||
+      if (pread_all(fd, eh.shoff + i * sizeof sh, &sh, sizeof sh) < 0 || sh.type != SHT_SYMTAB ||
           pread_all(fd, eh.shoff + sh.link * sizeof sh, &strsh, sizeof strsh) < 0)
         continue;
       for (ulong off = 0; off + sizeof sym <= sh.size && r < 0; off += sizeof sym)
