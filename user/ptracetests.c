@@ -1057,6 +1057,35 @@ t_leak(void)
 
 // ------------------------------------------------------------ mgdb
 
+// Start path with argv in a child whose stdout (and, if err, stderr) is
+// a pipe; the read end goes to *fd, or -1 if there is no pipe. Returns
+// the child's pid, or the error of pipe or fork.
+static int
+spawn_piped(const char *path, char **argv, int err, int *fd)
+{
+  int p[2], pid;
+
+  *fd = -1;
+  if ((pid = pipe(p)) < 0)
+    return pid;
+  pid = tfork();
+  if (pid == 0) {
+    close(STDOUT);
+    dup(p[1]);
+    if (err) {
+      close(STDERR);
+      dup(p[1]);
+    }
+    close(p[0]);
+    close(p[1]);
+    exec(path, argv);
+    exit(127);
+  }
+  close(p[1]);
+  *fd = p[0];
+  return pid;
+}
+
 // Start /threads n with its stdout on a pipe; return its pid once it says
 // it is ready, or -1.
 static int
@@ -1064,26 +1093,17 @@ start_threads_prog(int n)
 {
   char arg[8], line[80];
   char *argv[] = { "threads", arg, 0 };
-  int p[2], pid, len = 0;
+  int fd, pid, len = 0;
   char c;
 
   snprintf(arg, sizeof arg, "%d", n);
-  if (pipe(p) < 0)
+  pid = spawn_piped("/threads", argv, 0, &fd);
+  if (fd < 0)
     return -1;
-  pid = tfork();
-  if (pid == 0) {
-    close(STDOUT);
-    dup(p[1]);
-    close(p[0]);
-    close(p[1]);
-    exec("/threads", argv);
-    exit(127);
-  }
-  close(p[1]);
-  while (len < (int)sizeof line - 1 && read(p[0], &c, 1) == 1 && c != '\n')
+  while (len < (int)sizeof line - 1 && read(fd, &c, 1) == 1 && c != '\n')
     line[len++] = c;
   line[len] = 0;
-  close(p[0]);
+  close(fd);
   if (pid > 0 && strncmp(line, "threads: pid ", 13) == 0 && atoi(line + 13) == pid)
     return pid;
   snprintf(detail, sizeof detail, "/threads %d did not start: \"%s\"", n, line);
@@ -1100,26 +1120,15 @@ start_threads_prog(int n)
 static int
 run_mgdb(char **argv, char *out, int size)
 {
-  int p[2], pid, len = 0, n, st = -1;
+  int fd, pid, len = 0, n, st = -1;
 
-  if (pipe(p) < 0)
+  pid = spawn_piped("/mgdb", argv, 1, &fd);
+  if (fd < 0)
     return -1;
-  pid = tfork();
-  if (pid == 0) {
-    close(STDOUT);
-    dup(p[1]);
-    close(STDERR);
-    dup(p[1]);
-    close(p[0]);
-    close(p[1]);
-    exec("/mgdb", argv);
-    exit(127);
-  }
-  close(p[1]);
-  while ((n = read(p[0], out + len, size - 1 - len)) > 0 && len < size - 1)
+  while ((n = read(fd, out + len, size - 1 - len)) > 0 && len < size - 1)
     len += n;
   out[len] = 0;
-  close(p[0]);
+  close(fd);
   if (pid < 0 || reap_within(pid, &st, 10 * HZ) != pid)
     return -1;
   return st;
