@@ -7,8 +7,8 @@
 // Each test runs in its own child process (and process group, so that a
 // test that hangs is killed with everything it started). Every check
 // prints one line, "PASS test.check" or "FAIL test.check: detail"; the
-// run closes with "N passed, N failed" alone on a line. The runner is
-// usertests' (user/lib/testlib.c).
+// run closes with "N passed, N failed" alone on a line. The runner is the
+// shared one, user/lib/testlib.c (see user/testlib.h).
 //
 // The programs traced are children forked from this same binary
 // ("targets"): so the tracer knows the addresses of their functions and

@@ -9,8 +9,8 @@
 // is reported as a FAIL and the rest go on. Every check prints one line,
 // "PASS test.check" or "FAIL test.check: detail"; the run closes with
 // "N passed, N failed" alone on a line. The last check compares the free
-// physical pages before and after the whole run. The runner is usertests'
-// (user/lib/testlib.c): processes a test forks (tfork) report back through
+// physical pages before and after the whole run. The runner is the shared
+// one (user/testlib.h): processes a test forks (tfork) report back through
 // their exit status or a pipe.
 //
 // What is expected is Linux's behaviour (signal(7), pthreads(7),

@@ -28,7 +28,7 @@ struct test {
 struct suite {
   const char *name;             // the program ("usertests"): results in /NAME.res
   const struct test *tests;
-  int ntests;
+  int ntests;                   // at most 64 with SUITE_TABLE_ORDER
   int secs;                     // a test's time limit, unless it has its own
   int poll;                     // ticks between looks at a running test (1)
   int grace;                    // ticks to reap a test killed for its time (5 s)

@@ -14,7 +14,7 @@
 // FAIL, and the rest go on). Every check prints one line, "PASS test.check"
 // or "FAIL test.check: detail", and the run closes with "N passed, N
 // failed" alone on a line; the exit status is 0 only if nothing failed. The
-// runner is usertests' (user/lib/testlib.c): processes a test forks report
+// runner is the shared one (user/testlib.h): processes a test forks report
 // only through their exit status.
 //
 // The copy tests run /mkbig and /uringcp; the leak tests compare

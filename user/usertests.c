@@ -10,7 +10,7 @@
 // "PASS test.check" or "FAIL test.check: detail"; the run closes with
 // "N passed, N failed" alone on a line. The last check compares the free
 // physical pages before and after the whole run. The runner, and how
-// results reach it, is user/lib/testlib.c's (see user/testlib.h).
+// results reach it, is the shared one (user/testlib.h).
 //
 // The exec tests run this same program again as a "probe" (argv[0] is
 // PROBE); see probe() at the end.

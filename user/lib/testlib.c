@@ -293,8 +293,9 @@ run_in_arg_order(int argc, char **argv)
   }
 }
 
-// Run the tests argv names (or all of them), each once, in the table's
-// order; with SUITE_EXCLUDE, "-x NAME" leaves NAME out.
+// Run the tests argv names, each once, in the table's order; with no
+// names, all of them. With SUITE_EXCLUDE, "-x NAME" leaves NAME out, and
+// a name that is no test does not count as naming one (uringtests' way).
 static void
 run_in_table_order(int argc, char **argv)
 {
