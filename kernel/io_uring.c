@@ -127,6 +127,8 @@ static bool io_file_is_reg(struct file *f)
 // returns -EAGAIN instead of waiting, as Linux 5.12 does: for a read that
 // the buffer cache cannot serve or that waits for a pipe or device, and
 // for every write to a disk file (5.12 tries no buffered write inline).
+// (Where the file system allows, 5.12 waits for a read's pages with a
+// callback instead of a worker; here io-wq does all the waiting.)
 static long io_issue_sqe(struct io_kiocb *req, bool nonblock)
 {
   struct file *f = req->file;

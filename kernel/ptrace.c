@@ -11,20 +11,36 @@
 #include "ptrace.h"
 #include "syscall.h"
 
+// Tell t's tracer, if any, that t stopped: SIGCHLD and a wakeup for its
+// waitpid(). The tracer looks for the stop and goes to sleep all under
+// tasklist_lock, so the wakeup must come under it too, or it could fall
+// between the look and the sleep and be lost (the tracer would wait
+// forever). Like do_notify_parent_cldstop(), with t's siglock dropped
+// for the while: tasklist_lock comes first. Caller holds t's siglock.
+static void ptrace_notify_tracer(struct task *t)
+{
+  spin_unlock(&t->sighand->siglock);
+  spin_lock(&tasklist_lock);
+  struct task *tracer = t->tracer;
+  if (tracer) {
+    send_signal(tracer, SIGCHLD, true);
+    wakeup(tracer->signal);   // its waitpid sleeps there
+  }
+  spin_unlock(&tasklist_lock);
+  spin_lock(&t->sighand->siglock);
+}
+
 // Stop the current (traced) thread to report sig to its tracer, until
 // the tracer resumes it. Called from get_signal() with siglock held, and
-// returns with it held. Returns the signal to act on now (0: none).
+// returns with it held (dropping it meanwhile). Returns the signal to act
+// on now (0: none).
 int ptrace_stop(int sig)
 {
   struct task *t = current;
   t->ptrace_sig = sig;
   t->ptrace_stopped = true;
   t->ptrace_reported = false;
-  struct task *tracer = t->tracer;
-  if (tracer) {
-    send_signal(tracer, SIGCHLD, true);
-    wakeup(tracer->signal);   // its waitpid sleeps there
-  }
+  ptrace_notify_tracer(t);
   while (t->ptrace_stopped && t->ptrace && !(t->pending & sigmask(SIGKILL)) &&
          !(t->signal->flags & SIGNAL_GROUP_EXIT))
     sleep_in_state(&t->sighand->siglock, TASK_TRACED);

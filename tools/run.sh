@@ -15,9 +15,9 @@ while getopts c:t: o; do
 	esac
 done
 shift $((OPTIND - 1))
-IMG=$TESTDIR/run.img
+IMG=$TESTDIR/run-$$.img          # one per run: runs may overlap
 cp --sparse=always "build/$ARCH/fs.img" "$IMG" || exit 1
-qemu_start run "$CPUS" "$IMG" $((SECS * ($# + 1))) || exit 1
+qemu_start "run-$$" "$CPUS" "$IMG" $((SECS * ($# + 1))) || exit 1
 st=0
 for c in "$@"; do
 	qemu_send "$c" "$SECS" || { st=1; break; }
@@ -25,5 +25,6 @@ done
 [ $st = 0 ] && qemu_wait_prompt "$SECS" || st=1
 [ $st = 0 ] && qemu_send poweroff 10 && qemu_wait_exit 10 || qemu_stop
 tr -d '\r' < "$Q_LOG"
+rm -f "$IMG" "$Q_LOG"
 [ $st = 0 ] || echo "tools/run.sh: $Q_REASON" >&2
 exit $st

@@ -9,15 +9,15 @@
 // (1/HZ s). Prints, with MB = 10^6 bytes:
 //
 //   uringbench: 4194304 bytes, 3 runs each, median of each
-//   cat-to-file     4.27 s    0.98 MB/s
-//   uringcp         4.10 s    1.02 MB/s
-//   uringcp -a      2.83 s    1.48 MB/s
-//   uringcp/cat     1.04
+//   cat-to-file     6.78 s    0.61 MB/s
+//   uringcp         4.55 s    0.92 MB/s
+//   uringcp -a      4.63 s    0.90 MB/s
+//   uringcp/cat     1.49
 //
 // uringcp/cat is uringcp's throughput over cat's (above 1: uringcp is
 // faster). A last line gives the medians in milliseconds, for scripts:
 //
-//   uringbench: ms cat-to-file 4270 uringcp 4100 uringcp-a 2830 bytes 4194304
+//   uringbench: ms cat-to-file 6780 uringcp 4550 uringcp-a 4630 bytes 4194304
 //
 // Exit status 1 if a copy failed or differed, 2 on usage errors.
 

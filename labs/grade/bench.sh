@@ -135,8 +135,10 @@ guest_figures() {
 # row LABEL UNIT "VALUES": print a figure's row: the label, the median of
 # the values and every value, sorted. UNIT is s or ms (values in ms), or
 # another unit shown as is (ns). No values: the row says "failed".
+# Sets LAST_MEDIAN (empty if failed), for target().
 row() {
 	_label=$1 _unit=$2 _all=$3
+	LAST_MEDIAN=""
 	if [ -z "$_all" ]; then
 		printf '%-40s %7s\n' "$_label" "failed"
 		BENCH_FAILED=1
@@ -151,6 +153,8 @@ row() {
 			for (i = 1; i <= NR; i++) runs = runs " " show(v[i])
 			printf "%-40s %7s %-2s  (runs, sorted:%s)\n", label, show(m), unit, runs
 		}'
+	LAST_MEDIAN=$(echo "$_all" | tr ' ' '\n' | grep . | sort -n |
+		awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }')
 }
 
 # sample_mgdb: boot, start `threads 8` (1+8 threads), and let mgdb attach
@@ -185,7 +189,22 @@ uring_figures() {
 		return 1
 	fi
 	tr -d '\r' < "$Q_LOG" | sed -n '/^uringbench: [0-9]* bytes/,/^uringcp\/cat/p' | sed 's/^/  /'
+	_ms=$(tr -d '\r' < "$Q_LOG" | sed -n 's/^uringbench: ms //p' | tail -n 1)
+	set -- $_ms   # cat-to-file MS uringcp MS uringcp-a MS bytes N
+	target "uringcp not slower than cat-to-file" "${4:-}" -le "${2:-}"
 	qemu_send poweroff 10 && qemu_wait_exit 10 || qemu_stop
+}
+
+# target WHAT A OP B: one line saying whether a target set by the issues
+# is met: whether the integer comparison A OP B (-le, -ge) holds.
+target() {
+	if [ -z "$2" ] || [ -z "$4" ]; then
+		echo "  target not measured: $1"
+	elif [ "$2" "$3" "$4" ]; then
+		echo "  target met: $1"
+	else
+		echo "  TARGET MISSED: $1"
+	fi
 }
 
 # wanted WORDS: whether ONLY (unset: everything) names one of WORDS, the
@@ -199,8 +218,14 @@ wanted() {
 # figures: every figure, in order. Add new figures here.
 figures() {
 	wanted build && figure "clean build, kernel + fs.img (-j2)" s sample_build
-	wanted boot && figure "boot to first prompt, CPUS=1" ms sample_boot 1
-	wanted boot && figure "boot to first prompt, CPUS=3" ms sample_boot 3
+	if wanted boot; then
+		figure "boot to first prompt, CPUS=1" ms sample_boot 1
+		_boot1=$LAST_MEDIAN
+		figure "boot to first prompt, CPUS=3" ms sample_boot 3
+		# Medians of a noisy host: "not slower" allows 10%.
+		target "boot at CPUS=3 not slower than at CPUS=1 (within 10%)" \
+			"$LAST_MEDIAN" -le "${_boot1:+$((_boot1 * 11 / 10))}"
+	fi
 	wanted guest syscall signal thread && guest_figures 1
 	wanted mgdb && figure "mgdb attach + detach, 1+8 threads" us sample_mgdb
 	if wanted uringcp uring cat; then

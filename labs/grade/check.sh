@@ -20,10 +20,10 @@ mkfs       host        suite_mkfs
 boot       $BOOT_CPUS  suite_boot
 usertests  1           suite_program usertests 180
 usertests  3           suite_program usertests 180
-sigtests   1           suite_program sigtests 120
-sigtests   3           suite_program sigtests 120
-ptracetests 1          suite_program ptracetests 90
-ptracetests 3          suite_program ptracetests 90
+sigtests   1           suite_program sigtests 240
+sigtests   3           suite_program sigtests 240
+ptracetests 1          suite_program ptracetests 180
+ptracetests 3          suite_program ptracetests 180
 mgdb       $BOOT_CPUS  suite_script labs/grade/mgdb-check.sh
 uringtests 1           suite_program uringtests 240
 uringtests 2           suite_program uringtests 240
