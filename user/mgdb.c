@@ -36,7 +36,7 @@
 
 #include "user.h"
 #include "proc.h"
-#include "elf.h"
+#include "kernel/elf.h"
 
 #define MAXLWP    64            // NTASK
 #define MAXFRAMES 64
@@ -130,7 +130,7 @@ read_at(int fd, ulong off, ulong size)
 
 // Keep the named function and object symbols of the symbol table.
 static void
-take_symbols(struct elf_shdr *sh, int nsh, struct elf_sym *es, int nes, char *str, ulong strsize)
+take_symbols(struct elf64_shdr *sh, int nsh, struct elf64_sym *es, int nes, char *str, ulong strsize)
 {
   syms = malloc(nes * sizeof *syms);
   for (int i = 0; syms && i < nes; i++) {
@@ -152,8 +152,8 @@ take_symbols(struct elf_shdr *sh, int nsh, struct elf_sym *es, int nes, char *st
 static int
 load_symbols(const char *path)
 {
-  struct elf_ehdr eh;
-  struct elf_shdr *sh = NULL, *st = NULL;
+  struct elf64_hdr eh;
+  struct elf64_shdr *sh = NULL, *st = NULL;
   void *tab = NULL;
   char *str = NULL;
   int fd;
@@ -162,7 +162,7 @@ load_symbols(const char *path)
   if (fd < 0)
     return -1;
   if (read(fd, &eh, sizeof eh) == sizeof eh && memcmp(eh.ident, "\177ELF", 4) == 0 &&
-      eh.shentsize == sizeof(struct elf_shdr) &&
+      eh.shentsize == sizeof(struct elf64_shdr) &&
       (sh = read_at(fd, eh.shoff, (ulong)eh.shnum * sizeof *sh))) {
     for (int i = 0; i < eh.shnum; i++) {
       if ((sh[i].flags & SHF_EXECINSTR) && sh[i].addr + sh[i].size > text_end)
@@ -172,7 +172,7 @@ load_symbols(const char *path)
     }
     if (st && (tab = read_at(fd, st->offset, st->size)) &&
         (str = read_at(fd, sh[st->link].offset, sh[st->link].size)))
-      take_symbols(sh, eh.shnum, tab, st->size / sizeof(struct elf_sym), str, sh[st->link].size);
+      take_symbols(sh, eh.shnum, tab, st->size / sizeof(struct elf64_sym), str, sh[st->link].size);
   }
   free(sh);
   free(tab);            // the names stay: syms point into str

@@ -23,11 +23,9 @@
 
 #include "user/user.h"
 #include "user/proc.h"
-#include "user/elf.h"
+#include "kernel/elf.h"
 #include "user/testlib.h"
 
-typedef unsigned short u16;     // fs_format.h uses the kernel's names
-typedef unsigned int u32;
 #include "kernel/fs_format.h"
 
 #define SELF      "/ptracetests"
@@ -93,8 +91,8 @@ pread_all(int fd, ulong off, void *p, long size)
 static int
 elf_text(const char *path, ulong *lo, ulong *hi)
 {
-  struct elf_ehdr eh;
-  struct elf_phdr ph;
+  struct elf64_hdr eh;
+  struct elf64_phdr ph;
   int fd = open(path, O_RDONLY), r = -1;
 
   if (fd < 0)
@@ -115,9 +113,9 @@ elf_text(const char *path, ulong *lo, ulong *hi)
 static int
 elf_symbol(const char *path, const char *name, ulong *value, ulong *size)
 {
-  struct elf_ehdr eh;
-  struct elf_shdr sh, strsh;
-  struct elf_sym sym;
+  struct elf64_hdr eh;
+  struct elf64_shdr sh, strsh;
+  struct elf64_sym sym;
   char nm[40];
   int fd = open(path, O_RDONLY), r = -1, len = strlen(name) + 1;
 

@@ -18,8 +18,6 @@
 #include "user/user.h"
 #include "user/testlib.h"
 
-typedef unsigned short u16;     // fs_format.h is written with the kernel's names
-typedef unsigned int u32;
 #include "kernel/fs_format.h"
 
 #define PGSIZE     4096

@@ -4,8 +4,6 @@
 #include "user.h"
 #include "proc.h"
 
-typedef unsigned short u16;     // fs_format.h uses the kernel's names
-typedef unsigned int u32;
 #include "kernel/fs_format.h"
 
 #define DIRBATCH 16             // directory records per read()
