@@ -1299,7 +1299,6 @@ static const struct test tests[] = {
 static const struct suite suite = {
   .name = "ptracetests", .tests = tests, .ntests = NTESTS, .secs = TEST_SECS,
   .flags = SUITE_TABLE_ORDER | SUITE_UNKNOWN_LAST | SUITE_PGRP | SUITE_FREEMEM,
-  .timeout_says = TIMEOUT_KILLED,
 };
 
 // Run the tests named on the command line (or all), then check that free

@@ -36,11 +36,6 @@ struct suite {
   // Run instead of the tests when argv[0] does not end with the name:
   // the program run again by its own exec tests.
   int (*probe)(int argc, char **argv);
-  // FAIL details the program words its own way (NULL: the usual):
-  const char *need_fmt;         // need() failed: "got %s, want success"
-  const char *fork_fmt;         // no test process: "fork failed: %s"
-  const char *wait_fmt;         // "waitpid for the test process returned %s"
-  int timeout_says;             // after "did not finish in N s": TIMEOUT_*
 };
 
 // Named tests run in the table's order (else in the command line's).
@@ -54,10 +49,6 @@ struct suite {
 #define SUITE_PGRP         0x8
 // A last check, "freemem": the free pages are back where they started.
 #define SUITE_FREEMEM      0x10
-
-#define TIMEOUT_WAITPID 0       // " (killed; waitpid then returned R)"
-#define TIMEOUT_KILLED  1       // " (killed)"
-#define TIMEOUT_CHECKS  2       // "; killed after N checks"
 
 extern const char *tname;       // the running test
 extern int resfd;               // the results file, in a test process only (else -1)

@@ -1181,12 +1181,10 @@ static const struct test tests[] = {
 #define NTESTS ((int)(sizeof tests / sizeof tests[0]))
 
 // What uringtests does its own way: tests in the table's order, -x, a
-// longer look between polls and its wording of some FAIL lines.
+// longer look between polls.
 static const struct suite suite = {
   .name = "uringtests", .tests = tests, .ntests = NTESTS, .secs = TEST_SECS,
   .poll = 2, .grace = 10 * HZ, .flags = SUITE_TABLE_ORDER | SUITE_EXCLUDE,
-  .need_fmt = "failed: %s", .fork_fmt = "fork: %s",
-  .wait_fmt = "waitpid for the test returned %s", .timeout_says = TIMEOUT_CHECKS,
 };
 
 // Run the tests the command line selects (see the top of this file).

@@ -62,8 +62,7 @@ need(const char *check, long got)
 
   if (got >= 0)
     return 1;
-  snprintf(d, sizeof d, suite && suite->need_fmt ? suite->need_fmt : "got %s, want success",
-           val(got));
+  snprintf(d, sizeof d, "got %s, want success", val(got));
   return expect_true(check, 0, d);
 }
 
@@ -189,16 +188,10 @@ judge(const struct test *t, int pid, int r, int st, int n, int timedout, int lim
 {
   char d[128];
 
-  if (timedout && suite->timeout_says == TIMEOUT_KILLED) {
-    snprintf(d, sizeof d, "did not finish in %d s (killed)", limit / HZ);
-  } else if (timedout && suite->timeout_says == TIMEOUT_CHECKS) {
+  if (timedout) {
     snprintf(d, sizeof d, "did not finish in %d s; killed after %d checks", limit / HZ, n);
-  } else if (timedout) {
-    snprintf(d, sizeof d, "did not finish in %d s (killed; waitpid then returned %d)",
-             limit / HZ, r);
   } else if (r != pid) {
-    snprintf(d, sizeof d, suite->wait_fmt ? suite->wait_fmt :
-             "waitpid for the test process returned %s", val(r));
+    snprintf(d, sizeof d, "waitpid for the test process returned %s", val(r));
   } else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
     snprintf(d, sizeof d, "test process %s after %d checks", wstatus(st), n);
   } else if (n == 0) {
@@ -229,7 +222,7 @@ run_test(const struct test *t)
   if (pid == 0)
     test_process(t, fd);
   if (pid < 0) {
-    snprintf(d, sizeof d, suite->fork_fmt ? suite->fork_fmt : "fork failed: %s", val(pid));
+    snprintf(d, sizeof d, "fork failed: %s", val(pid));
     runner_check(0, t->name, d);
     close(fd);
     return;
