@@ -57,6 +57,7 @@ endif
 CC := $(TOOLPREFIX)gcc
 LD := $(TOOLPREFIX)ld
 OBJCOPY := $(TOOLPREFIX)objcopy
+AR := $(TOOLPREFIX)ar
 OBJDUMP := $(TOOLPREFIX)objdump
 HOSTCC ?= cc
 
@@ -90,7 +91,11 @@ $(KERNEL): $(KOBJ) kernel/arch/$(ARCH)/kernel.ld
 # Every user/NAME.c is one program, installed as /NAME: nothing to list.
 ULIBSRC := $(wildcard user/lib/*.c)
 ULIBASM := $(wildcard user/lib/*.S) $(wildcard user/lib/$(ARCH)/*.S)
-ULIBOBJ := $(patsubst %.c,$(B)/%.o,$(ULIBSRC)) $(patsubst %.S,$(B)/%.o,$(ULIBASM))
+# The C library goes into an archive, so that a program links only the
+# parts it uses; the assembly (start-up code, system call stubs) always.
+ULIBOBJ := $(patsubst %.c,$(B)/%.o,$(ULIBSRC))
+ULIBASMOBJ := $(patsubst %.S,$(B)/%.o,$(ULIBASM))
+ULIB := $(B)/user/lib/ulib.a
 UPROGS := $(patsubst user/%.c,$(B)/user/bin/%,$(wildcard user/*.c))
 
 $(B)/user/%.o: user/%.c
@@ -100,9 +105,13 @@ $(B)/user/%.o: user/%.S
 	@mkdir -p $(dir $@)
 	$(CC) $(ASFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/user/bin/%: $(B)/user/%.o $(ULIBOBJ) user/lib/$(ARCH)/user.ld
+$(ULIB): $(ULIBOBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/user/bin/%: $(B)/user/%.o $(ULIBASMOBJ) $(ULIB) user/lib/$(ARCH)/user.ld
 	@mkdir -p $(dir $@)
-	$(LD) -z max-page-size=4096 -T user/lib/$(ARCH)/user.ld -o $@ $< $(ULIBOBJ)
+	$(LD) -z max-page-size=4096 -T user/lib/$(ARCH)/user.ld -o $@ $< $(ULIBASMOBJ) $(ULIB)
 
 # ---------------------------------------------------------------- fs image
 MKFS := build/mkfs
@@ -113,7 +122,7 @@ $(MKFS): mkfs/mkfs.c kernel/fs_format.h kernel/stat.h
 $(B)/fs.img: $(MKFS) $(UPROGS) README.md
 	$(MKFS) $@ README.md $(UPROGS)
 
--include $(KOBJ:.o=.d) $(ULIBOBJ:.o=.d) $(UPROGS:$(B)/user/bin/%=$(B)/user/%.d)
+-include $(KOBJ:.o=.d) $(ULIBOBJ:.o=.d) $(ULIBASMOBJ:.o=.d) $(UPROGS:$(B)/user/bin/%=$(B)/user/%.d)
 .PRECIOUS: $(B)/user/%.o
 
 # ---------------------------------------------------------------- run

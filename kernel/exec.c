@@ -7,27 +7,7 @@
 #include "task.h"
 #include "fs.h"
 #include "procfs.h"
-
-#define ELF_MAGIC 0x464C457FU   // "\x7FELF", little endian
-#define PT_LOAD 1
-#define PF_X 1
-#define PF_W 2
-#define PF_R 4
-
-struct elf64_hdr {
-  u32 magic;
-  u8 ident[12];
-  u16 type, machine;
-  u32 version;
-  u64 entry, phoff, shoff;
-  u32 flags;
-  u16 ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-
-struct elf64_phdr {
-  u32 type, flags;
-  u64 off, vaddr, paddr, filesz, memsz, align;
-};
+#include "elf.h"
 
 #ifdef ARCH_riscv64
 #define ELF_MACHINE 243
@@ -59,7 +39,7 @@ static int load_segment(pte_t *pgd, struct inode *ip, struct elf64_phdr *ph)
     u64 lo = a > ph->vaddr ? a : ph->vaddr;
     u64 hi = a + PAGE_SIZE < ph->vaddr + ph->filesz ? a + PAGE_SIZE : ph->vaddr + ph->filesz;
     if (lo < hi &&
-        readi(ip, false, (u64)page + (lo - a), ph->off + (lo - ph->vaddr), hi - lo) != (long)(hi - lo))
+        readi(ip, false, (u64)page + (lo - a), ph->offset + (lo - ph->vaddr), hi - lo) != (long)(hi - lo))
       return -ENOEXEC;
   }
   return 0;
@@ -71,8 +51,8 @@ static int load_elf(struct mm_struct *mm, struct inode *ip, u64 *entry, u64 *end
 {
   struct elf64_hdr eh;
   if (readi(ip, false, (u64)&eh, 0, sizeof(eh)) != sizeof(eh) ||
-      eh.magic != ELF_MAGIC || eh.ident[0] != 2 /* 64-bit */ ||
-      eh.ident[1] != 1 /* little endian */ || eh.machine != ELF_MACHINE ||
+      memcmp(eh.ident, ELF_MAGIC, 4) != 0 || eh.ident[4] != ELFCLASS64 ||
+      eh.ident[5] != ELFDATA2LSB || eh.machine != ELF_MACHINE ||
       eh.phentsize != sizeof(struct elf64_phdr))
     return -ENOEXEC;
   *end = 0;

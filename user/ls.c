@@ -4,8 +4,6 @@
 
 #include "user.h"
 
-typedef unsigned short u16;
-typedef unsigned int u32;
 #include "kernel/fs_format.h"
 
 static char path[512];

@@ -35,10 +35,8 @@
 // prompt back: type interrupt (or Ctrl-C) to stop every thread again.
 
 #include "user.h"
-
-typedef unsigned short u16;     // fs_format.h uses the kernel's names
-typedef unsigned int u32;
-#include "kernel/fs_format.h"
+#include "proc.h"
+#include "kernel/elf.h"
 
 #define MAXLWP    64            // NTASK
 #define MAXFRAMES 64
@@ -63,46 +61,6 @@ static volatile int sigint_seen;
 
 // ------------------------------------------------------------ /proc
 
-// Read the small file path into buf (NUL-terminated); length or -errno.
-static int
-readfile(const char *path, char *buf, int size)
-{
-  int fd, n, len = 0;
-
-  fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return fd;
-  while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-    len += n;
-  close(fd);
-  buf[len] = 0;
-  return n < 0 ? n : len;
-}
-
-// Read /proc/PID/task/TID/status into buf; length or -errno.
-static int
-read_status(int tid, char *buf, int size)
-{
-  char path[64];
-
-  snprintf(path, sizeof path, "/proc/%d/task/%d/status", pid, tid);
-  return readfile(path, buf, size);
-}
-
-// The value of "Field:" in status text, tabs skipped; NULL if absent.
-static const char *
-field(const char *buf, const char *name)
-{
-  const char *p = strstr(buf, name);
-
-  if (!p)
-    return NULL;
-  p += strlen(name);
-  while (*p == ' ' || *p == '\t')
-    p++;
-  return p;
-}
-
 // The thread's state letter from /proc, or 0 if it is gone.
 static char
 lwp_state(int tid)
@@ -110,7 +68,7 @@ lwp_state(int tid)
   char buf[512];
   const char *s;
 
-  if (read_status(tid, buf, sizeof buf) <= 0 || !(s = field(buf, "State:")))
+  if (task_status(pid, tid, buf, sizeof buf) <= 0 || !(s = proc_field(buf, "State:")))
     return 0;
   return *s;
 }
@@ -132,61 +90,13 @@ lwp_name(int tid, char *name, int size)
   const char *s;
   int i = 0;
 
-  if (read_status(tid, buf, sizeof buf) > 0 && (s = field(buf, "Name:")))
+  if (task_status(pid, tid, buf, sizeof buf) > 0 && (s = proc_field(buf, "Name:")))
     for (; i < size - 1 && s[i] && s[i] != '\n'; i++)
       name[i] = s[i];
   name[i] = 0;
 }
 
-// The tids listed in /proc/PID/task, into tids (at most max); how many.
-static int
-list_tids(int *tids, int max)
-{
-  struct dirent de[16];
-  char path[32], name[DIRSIZ + 1];
-  int fd, n, count = 0;
-
-  snprintf(path, sizeof path, "/proc/%d/task", pid);
-  fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return 0;
-  while ((n = read(fd, de, sizeof de)) > 0)
-    for (int i = 0; i < n / (int)sizeof de[0]; i++) {
-      memmove(name, de[i].name, DIRSIZ);
-      name[DIRSIZ] = 0;
-      if (de[i].inum && name[0] >= '1' && name[0] <= '9' && count < max)
-        tids[count++] = atoi(name);
-    }
-  close(fd);
-  return count;
-}
-
 // ------------------------------------------------------------ symbols
-
-// ELF64 as the linker writes it (only what mgdb reads).
-struct elf_ehdr {
-  uchar ident[16];
-  ushort type, machine;
-  uint version;
-  ulong entry, phoff, shoff;
-  uint flags;
-  ushort ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-struct elf_shdr {
-  uint name, type;
-  ulong flags, addr, offset, size;
-  uint link, info;
-  ulong addralign, entsize;
-};
-struct elf_sym {
-  uint name;
-  uchar info, other;
-  ushort shndx;
-  ulong value, size;
-};
-#define SHT_SYMTAB 2
-#define SHF_ALLOC 0x2
-#define SHF_EXECINSTR 0x4
 
 struct sym {
   ulong addr, size;
@@ -220,7 +130,7 @@ read_at(int fd, ulong off, ulong size)
 
 // Keep the named function and object symbols of the symbol table.
 static void
-take_symbols(struct elf_shdr *sh, int nsh, struct elf_sym *es, int nes, char *str, ulong strsize)
+take_symbols(struct elf64_shdr *sh, int nsh, struct elf64_sym *es, int nes, char *str, ulong strsize)
 {
   syms = malloc(nes * sizeof *syms);
   for (int i = 0; syms && i < nes; i++) {
@@ -242,8 +152,8 @@ take_symbols(struct elf_shdr *sh, int nsh, struct elf_sym *es, int nes, char *st
 static int
 load_symbols(const char *path)
 {
-  struct elf_ehdr eh;
-  struct elf_shdr *sh = NULL, *st = NULL;
+  struct elf64_hdr eh;
+  struct elf64_shdr *sh = NULL, *st = NULL;
   void *tab = NULL;
   char *str = NULL;
   int fd;
@@ -252,7 +162,7 @@ load_symbols(const char *path)
   if (fd < 0)
     return -1;
   if (read(fd, &eh, sizeof eh) == sizeof eh && memcmp(eh.ident, "\177ELF", 4) == 0 &&
-      eh.shentsize == sizeof(struct elf_shdr) &&
+      eh.shentsize == sizeof(struct elf64_shdr) &&
       (sh = read_at(fd, eh.shoff, (ulong)eh.shnum * sizeof *sh))) {
     for (int i = 0; i < eh.shnum; i++) {
       if ((sh[i].flags & SHF_EXECINSTR) && sh[i].addr + sh[i].size > text_end)
@@ -262,7 +172,7 @@ load_symbols(const char *path)
     }
     if (st && (tab = read_at(fd, st->offset, st->size)) &&
         (str = read_at(fd, sh[st->link].offset, sh[st->link].size)))
-      take_symbols(sh, eh.shnum, tab, st->size / sizeof(struct elf_sym), str, sh[st->link].size);
+      take_symbols(sh, eh.shnum, tab, st->size / sizeof(struct elf64_sym), str, sh[st->link].size);
   }
   free(sh);
   free(tab);            // the names stay: syms point into str
@@ -449,7 +359,8 @@ attach_failed(int tid, int err)
   char buf[512], reason[96] = "";
   const char *tracer;
 
-  if (read_status(tid, buf, sizeof buf) > 0 && (tracer = field(buf, "TracerPid:")) && atoi(tracer) > 0)
+  if (task_status(pid, tid, buf, sizeof buf) > 0 && (tracer = proc_field(buf, "TracerPid:")) &&
+      atoi(tracer) > 0)
     snprintf(reason, sizeof reason, ", process %d is already traced by process %d", tid, atoi(tracer));
   else if (lwp_state(tid) == 'Z')
     snprintf(reason, sizeof reason, ", process %d is a zombie - the process has already terminated", tid);
@@ -495,7 +406,7 @@ scan_pass(void)
 {
   int tids[MAXLWP * 2], n, found = 0, r;
 
-  n = list_tids(tids, MAXLWP * 2);
+  n = task_ids(pid, tids, MAXLWP * 2);
   for (int i = 0; i < n; i++) {
     r = attach_lwp(tids[i]);
     if (r < 0)

@@ -11,19 +11,9 @@
 // (ENOENT or ESRCH); any other error is reported and makes ps exit 1.
 
 #include "user.h"
+#include "proc.h"
 
-typedef unsigned short u16;     // fs_format.h uses the kernel's names
-typedef unsigned int u32;
-#include "kernel/fs_format.h"
-
-#define DIRBATCH 16             // directory records per read()
-
-// What ps shows of one task, parsed from a stat file.
-struct pstat {
-  char comm[32];
-  char state;
-  ulong ticks;                  // utime + stime
-};
+#define MAXIDS 128              // pids or tids in one listing (NTASK is 64)
 
 static int status;              // exit status: 1 after an unexpected error
 static int shown;               // lines printed (besides the header)
@@ -45,119 +35,9 @@ complain(const char *path, int err)
   status = 1;
 }
 
-// Read the small file path into buf (NUL-terminated). Returns the length
-// or -errno.
-static int
-readfile(const char *path, char *buf, int size)
-{
-  int fd, n, len = 0;
-
-  fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return fd;
-  while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-    len += n;
-  close(fd);
-  buf[len] = 0;
-  return n < 0 ? n : len;
-}
-
-// Skip one space-separated field of s; returns what follows.
-static const char *
-skipfield(const char *s)
-{
-  while (*s == ' ')
-    s++;
-  while (*s && *s != ' ')
-    s++;
-  return s;
-}
-
-// Parse "pid (comm) state ppid ... utime stime ..." (Linux order: utime is
-// field 14, stime 15). The name may hold spaces or parentheses, so it ends
-// at the last ')'. Returns 0, or -EINVAL if the text is malformed.
-static int
-parse_stat(const char *s, struct pstat *ps)
-{
-  const char *open = strchr(s, '('), *close = strrchr(s, ')');
-  int len;
-
-  if (!open || !close || close < open || close[1] != ' ')
-    return -EINVAL;
-  len = close - open - 1;
-  if (len >= (int)sizeof ps->comm)
-    len = sizeof ps->comm - 1;
-  memmove(ps->comm, open + 1, len);
-  ps->comm[len] = 0;
-  ps->state = close[2];
-  s = close + 3;
-  for (int field = 4; field < 14; field++)      // ppid .. cmajflt
-    s = skipfield(s);
-  if (!*s)
-    return -EINVAL;
-  ps->ticks = atol(s);
-  s = skipfield(s);
-  if (!*s)
-    return -EINVAL;
-  ps->ticks += atol(s);
-  return 0;
-}
-
-// Read and parse the stat file at path. Returns 0 or -errno.
-static int
-read_stat(const char *path, struct pstat *ps)
-{
-  char buf[512];
-  int r = readfile(path, buf, sizeof buf);
-
-  if (r < 0)
-    return r;
-  if (parse_stat(buf, ps) < 0)
-    return -EINVAL;
-  return 0;
-}
-
-// Is name a decimal number (a pid or tid directory)?
-static int
-numeric(const char *name)
-{
-  if (!name[0])
-    return 0;
-  for (int i = 0; i < DIRSIZ && name[i]; i++)
-    if (name[i] < '0' || name[i] > '9')
-      return 0;
-  return 1;
-}
-
-// Call fn(id, arg) for each numeric entry of directory path, in the order
-// the directory lists them. Returns 0 or the error of open/read.
-static int
-for_each_id(const char *path, void (*fn)(int id, int arg), int arg)
-{
-  struct dirent de[DIRBATCH];
-  char name[DIRSIZ + 1];
-  int fd, n;
-
-  fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return fd;
-  while ((n = read(fd, de, sizeof de)) > 0) {
-    for (int i = 0; i < n / (int)sizeof de[0]; i++) {
-      if (de[i].inum == 0)
-        continue;
-      memmove(name, de[i].name, DIRSIZ);
-      name[DIRSIZ] = 0;
-      if (numeric(name))
-        fn(atoi(name), arg);
-    }
-  }
-  close(fd);
-  return n < 0 ? n : 0;
-}
-
 // Print one line; tid < 0 leaves the TID column out.
 static void
-print_line(int pid, int tid, struct pstat *ps)
+print_line(int pid, int tid, struct procstat *ps)
 {
   ulong secs = ps->ticks / HZ;
 
@@ -170,10 +50,10 @@ print_line(int pid, int tid, struct pstat *ps)
 
 // One thread of process pid (ps -T).
 static void
-show_thread(int tid, int pid)
+show_thread(int pid, int tid)
 {
   char path[64];
-  struct pstat ps;
+  struct procstat ps;
   int r;
 
   snprintf(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
@@ -189,12 +69,14 @@ static void
 show_process(int pid, int threads)
 {
   char path[64];
-  struct pstat ps;
-  int r;
+  struct procstat ps;
+  int tids[MAXIDS], r;
 
   if (threads) {
     snprintf(path, sizeof path, "/proc/%d/task", pid);
-    r = for_each_id(path, show_thread, pid);
+    r = proc_ids(path, tids, MAXIDS);
+    for (int i = 0; i < r; i++)
+      show_thread(pid, tids[i]);
   } else {
     snprintf(path, sizeof path, "/proc/%d/stat", pid);
     r = read_stat(path, &ps);
@@ -215,7 +97,7 @@ usage(void)
 int
 main(int argc, char **argv)
 {
-  int threads = 0, only = 0, r;
+  int threads = 0, only = 0, pids[MAXIDS], n;
 
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "-T") == 0)
@@ -234,9 +116,11 @@ main(int argc, char **argv)
     if (!shown)
       status = 1;             // like procps: no such process
   } else {
-    r = for_each_id("/proc", show_process, threads);
-    if (r < 0)
-      complain("/proc", r);
+    n = proc_ids("/proc", pids, MAXIDS);
+    if (n < 0)
+      complain("/proc", n);
+    for (int i = 0; i < n; i++)
+      show_process(pids[i], threads);
   }
   return status;
 }

@@ -1,15 +1,14 @@
 // ptracetests: tests for ptrace, the /proc task directories and mgdb.
 //
 //   ptracetests            run every test
-//   ptracetests NAME...    run only the named tests
+//   ptracetests NAME...    run only the named tests (in the table's order)
 //   ptracetests -l         list the tests
 //
 // Each test runs in its own child process (and process group, so that a
 // test that hangs is killed with everything it started). Every check
 // prints one line, "PASS test.check" or "FAIL test.check: detail"; the
-// run closes with "N passed, N failed" alone on a line. As in usertests,
-// the test process appends 'P' or 'F' to a results file per check, and
-// the runner counts them once the test process is gone.
+// run closes with "N passed, N failed" alone on a line. The runner is the
+// shared one, user/lib/testlib.c (see user/testlib.h).
 //
 // The programs traced are children forked from this same binary
 // ("targets"): so the tracer knows the addresses of their functions and
@@ -23,13 +22,13 @@
 // the tracer.
 
 #include "user/user.h"
+#include "user/proc.h"
+#include "kernel/elf.h"
+#include "user/testlib.h"
 
-typedef unsigned short u16;     // fs_format.h uses the kernel's names
-typedef unsigned int u32;
 #include "kernel/fs_format.h"
 
 #define SELF      "/ptracetests"
-#define RESULTS   "/ptracetests.res"
 #define TEST_SECS 60            // a test running longer is killed (real time: a busy host slows QEMU)
 #define MAXT      12            // threads in a target, main included
 #define MAGIC0    0x5ca1ab1e0ddba115UL
@@ -40,114 +39,19 @@ typedef unsigned int u32;
 #define BAD_HOLE  0x40000000UL  // user range, never mapped in a small program
 #define OUTMAX    4096          // bytes of mgdb output kept
 
-static const char *tname = "ptracetests";
-static int resfd = -1;          // results file, in the test process only
-static int npass, nfail;        // the runner's totals
 static char detail[256];        // the detail of the next FAIL line
 
-// ------------------------------------------------------------ reporting
-
-// Render a system call result: errors as "-1 (EPERM)".
-static const char *
-val(long v)
-{
-  static char b[4][48];
-  static int k;
-  char *s = b[k++ % 4];
-
-  if (v < 0 && v >= -EMAXERRNO)
-    snprintf(s, 48, "%ld (%s)", v, errname((int)v));
-  else
-    snprintf(s, 48, "%ld", v);
-  return s;
-}
-
-// Render a wait status ("stopped by SIGSTOP", "exited 3", ...).
-static const char *
-wstatus(int st)
-{
-  static char b[64];
-
-  if (WIFSTOPPED(st))
-    snprintf(b, sizeof b, "stopped by signal %d (%s)", WSTOPSIG(st), signame(WSTOPSIG(st)));
-  else if (WIFEXITED(st))
-    snprintf(b, sizeof b, "exited %d", WEXITSTATUS(st));
-  else if (WIFSIGNALED(st))
-    snprintf(b, sizeof b, "killed by signal %d (%s)", WTERMSIG(st), signame(WTERMSIG(st)));
-  else
-    snprintf(b, sizeof b, "status 0x%x", st);
-  return b;
-}
-
-// Record one check of the running test: print its line and, in the test
-// process, append 'P' or 'F' to the results file. Returns ok.
-static int
-check(const char *name, int ok, const char *why)
-{
-  char line[400];
-
-  if (ok)
-    snprintf(line, sizeof line - 1, "PASS %s.%s", tname, name);
-  else
-    snprintf(line, sizeof line - 1, "FAIL %s.%s: %s", tname, name, why);
-  strcat(line, "\n");
-  write(STDOUT, line, strlen(line));
-  if (resfd >= 0)
-    write(resfd, ok ? "P" : "F", 1);
-  return ok;
-}
-
-// Check that a call returned want.
-static int
-expect(const char *name, long got, long want)
-{
-  snprintf(detail, sizeof detail, "got %s, want %s", val(got), val(want));
-  return check(name, got == want, detail);
-}
-
-// A step the test depends on: quiet when it works (got >= 0).
-static int
-need(const char *name, long got)
-{
-  if (got >= 0)
-    return 1;
-  snprintf(detail, sizeof detail, "got %s, want success", val(got));
-  return check(name, 0, detail);
-}
-
 // ------------------------------------------------------------ /proc
-
-// Read the small file path into buf (NUL-terminated); length or -errno.
-static int
-readfile(const char *path, char *buf, int size)
-{
-  int fd, n = 0, len = 0;
-
-  fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return fd;
-  while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-    len += n;
-  close(fd);
-  buf[len] = 0;
-  return n < 0 ? n : len;
-}
 
 // The value of "Field:" in /proc/PID/task/TID/status, or NULL.
 static const char *
 status_field(int pid, int tid, const char *name)
 {
   static char buf[512];
-  char path[64];
-  const char *p;
 
-  snprintf(path, sizeof path, "/proc/%d/task/%d/status", pid, tid);
-  if (readfile(path, buf, sizeof buf) <= 0 || !(p = strstr(buf, name)))
+  if (task_status(pid, tid, buf, sizeof buf) <= 0)
     return NULL;
-  p += strlen(name);
-  while (*p == ' ' || *p == '\t')
-    p++;
-  return p;
+  return proc_field(buf, name);
 }
 
 // The thread's state letter, or '-' if /proc has no such thread.
@@ -170,31 +74,6 @@ tracer_of(int pid, int tid)
 
 // ------------------------------------------------------------ ELF
 
-struct elf_ehdr {
-  uchar ident[16];
-  ushort type, machine;
-  uint version;
-  ulong entry, phoff, shoff;
-  uint flags;
-  ushort ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-struct elf_phdr {
-  uint type, flags;
-  ulong offset, vaddr, paddr, filesz, memsz, align;
-};
-struct elf_shdr {
-  uint name, type;
-  ulong flags, addr, offset, size;
-  uint link, info;
-  ulong addralign, entsize;
-};
-struct elf_sym {
-  uint name;
-  uchar info, other;
-  ushort shndx;
-  ulong value, size;
-};
-
 // Read size bytes at off of fd into p; 0 or -1.
 static int
 pread_all(int fd, ulong off, void *p, long size)
@@ -212,8 +91,8 @@ pread_all(int fd, ulong off, void *p, long size)
 static int
 elf_text(const char *path, ulong *lo, ulong *hi)
 {
-  struct elf_ehdr eh;
-  struct elf_phdr ph;
+  struct elf64_hdr eh;
+  struct elf64_phdr ph;
   int fd = open(path, O_RDONLY), r = -1;
 
   if (fd < 0)
@@ -221,7 +100,7 @@ elf_text(const char *path, ulong *lo, ulong *hi)
   if (pread_all(fd, 0, &eh, sizeof eh) == 0 && memcmp(eh.ident, "\177ELF", 4) == 0)
     for (int i = 0; i < eh.phnum && r < 0; i++)
       if (pread_all(fd, eh.phoff + i * sizeof ph, &ph, sizeof ph) == 0 &&
-          ph.type == 1 && (ph.flags & 1)) {
+          ph.type == PT_LOAD && (ph.flags & PF_X)) {
         *lo = ph.vaddr;
         *hi = ph.vaddr + ph.memsz;
         r = 0;
@@ -234,9 +113,9 @@ elf_text(const char *path, ulong *lo, ulong *hi)
 static int
 elf_symbol(const char *path, const char *name, ulong *value, ulong *size)
 {
-  struct elf_ehdr eh;
-  struct elf_shdr sh, strsh;
-  struct elf_sym sym;
+  struct elf64_hdr eh;
+  struct elf64_shdr sh, strsh;
+  struct elf64_sym sym;
   char nm[40];
   int fd = open(path, O_RDONLY), r = -1, len = strlen(name) + 1;
 
@@ -244,7 +123,7 @@ elf_symbol(const char *path, const char *name, ulong *value, ulong *size)
     return -1;
   if (pread_all(fd, 0, &eh, sizeof eh) == 0 && memcmp(eh.ident, "\177ELF", 4) == 0)
     for (int i = 0; i < eh.shnum && r < 0; i++) {
-      if (pread_all(fd, eh.shoff + i * sizeof sh, &sh, sizeof sh) < 0 || sh.type != 2 ||
+      if (pread_all(fd, eh.shoff + i * sizeof sh, &sh, sizeof sh) < 0 || sh.type != SHT_SYMTAB ||
           pread_all(fd, eh.shoff + sh.link * sizeof sh, &strsh, sizeof strsh) < 0)
         continue;
       for (ulong off = 0; off + sizeof sym <= sh.size && r < 0; off += sizeof sym)
@@ -328,19 +207,6 @@ struct target {
   int tids[MAXT];               // [0] is pid
 };
 
-// fork() inside a test: the child drops the results file.
-static int
-tfork(void)
-{
-  int pid = fork();
-
-  if (pid == 0 && resfd >= 0) {
-    close(resfd);
-    resfd = -1;
-  }
-  return pid;
-}
-
 // The target's main thread: start the threads, send their tids on fd,
 // then sleep in a loop; exit 42 once magic has become MAGIC1.
 static void __attribute__((noreturn))
@@ -390,7 +256,7 @@ start_target(struct target *t, int nsleep, int nspin, int churn)
   close(p[0]);
   if (t->pid < 0 || got != t->n * (int)sizeof(int)) {
     snprintf(detail, sizeof detail, "target did not start (fork %s, %d bytes of tids)", val(t->pid), got);
-    check("start_target", 0, detail);
+    expect_true("start_target", 0, detail);
     if (t->pid > 0)
       kill(t->pid, SIGKILL);
     return -1;
@@ -576,14 +442,14 @@ attach_detach(int nthreads)
       break;
   }
   snprintf(detail, sizeof detail, "/proc/%d/task lists %d threads, want the %d the target made", t.pid, n, t.n);
-  check("tasklist", n == t.n && k == t.n, detail);
+  expect_true("tasklist", n == t.n && k == t.n, detail);
 
   for (int i = 0; i < t.n && ok; i++) {
     r = ptrace(PTRACE_ATTACH, t.tids[i], 0, 0);
     snprintf(detail, sizeof detail, "PTRACE_ATTACH tid %d: %s", t.tids[i], val(r));
     ok = r == 0;
   }
-  if (!check("attach", ok, detail))
+  if (!expect_true("attach", ok, detail))
     goto out;
   for (int i = 0; i < t.n && ok; i++) {
     r = waitpid(t.tids[i], &st, __WALL);
@@ -594,28 +460,29 @@ attach_detach(int nthreads)
       ok = 0;
     }
   }
-  check("stopped", ok, detail);
-  check("state_t", states_are(&t, 't', 0), detail);
+  expect_true("stopped", ok, detail);
+  expect_true("state_t", states_are(&t, 't', 0), detail);
   for (int i = 0; i < t.n && ok; i++) {
     r = tracer_of(t.pid, t.tids[i]);
     snprintf(detail, sizeof detail, "tid %d: TracerPid %d, want %d", t.tids[i], r, getpid());
     ok = r == getpid();
   }
-  check("tracerpid", ok, detail);
+  expect_true("tracerpid", ok, detail);
   r = peek_counters(t.pid, t.n, c1);
   sleep(10);
   if (need("peek_counters", r) && need("peek_counters", peek_counters(t.pid, t.n, c2)))
-    check("frozen", memcmp(c1, c2, t.n * sizeof c1[0]) == 0, "a stopped thread's counter moved");
-  if (!check("detach", detach_target(&t), detail))
+    expect_true("frozen", memcmp(c1, c2, t.n * sizeof c1[0]) == 0,
+                "a stopped thread's counter moved");
+  if (!expect_true("detach", detach_target(&t), detail))
     goto out;
-  check("resumed", states_are(&t, '!', HZ), detail);
+  expect_true("resumed", states_are(&t, '!', HZ), detail);
   for (int i = 0; i < t.n && ok; i++) {
     r = tracer_of(t.pid, t.tids[i]);
     snprintf(detail, sizeof detail, "tid %d: TracerPid %d after detach, want 0", t.tids[i], r);
     ok = r == 0;
   }
-  check("untraced", ok, detail);
-  check("progress", made_progress(&t, c2), detail);
+  expect_true("untraced", ok, detail);
+  expect_true("progress", made_progress(&t, c2), detail);
 out:
   stop_target(&t);
 }
@@ -636,28 +503,28 @@ t_peekpoke(void)
     goto out;
   expect("peek", ptrace(PTRACE_PEEKDATA, t.pid, (void *)&magic, &w), 0);
   snprintf(detail, sizeof detail, "read 0x%lx, want 0x%lx", w, MAGIC0);
-  check("peek_value", w == MAGIC0, detail);
+  expect_true("peek_value", w == MAGIC0, detail);
   expect("poke", ptrace(PTRACE_POKEDATA, t.pid, (void *)&magic, (void *)MAGIC1), 0);
   w = 0;
   ptrace(PTRACE_PEEKDATA, t.pid, (void *)&magic, &w);
   snprintf(detail, sizeof detail, "read back 0x%lx, want 0x%lx", w, MAGIC1);
-  check("roundtrip", w == MAGIC1, detail);
-  check("private", magic == MAGIC0, "POKEDATA changed the tracer's own memory");
+  expect_true("roundtrip", w == MAGIC1, detail);
+  expect_true("private", magic == MAGIC0, "POKEDATA changed the tracer's own memory");
   // Text is the same binary: the word must equal our own copy.
   expect("peek_text", ptrace(PTRACE_PEEKDATA, t.pid, code, &text), 0);
-  check("peek_text_value", text == *code, "the tracee's text differs from this program's");
+  expect_true("peek_text_value", text == *code, "the tracee's text differs from this program's");
   // A debugger writes breakpoints into read-only text (FOLL_FORCE).
   expect("poke_text", ptrace(PTRACE_POKEDATA, t.pid, code, (void *)~text), 0);
   w = 0;
   ptrace(PTRACE_PEEKDATA, t.pid, code, &w);
-  check("poke_text_roundtrip", w == ~text, "the written text word did not read back");
+  expect_true("poke_text_roundtrip", w == ~text, "the written text word did not read back");
   ptrace(PTRACE_POKEDATA, t.pid, code, (void *)text);
-  check("text_private", *code == text, "POKEDATA to text changed the tracer's text");
+  expect_true("text_private", *code == text, "POKEDATA to text changed the tracer's text");
   need("detach", ptrace(PTRACE_DETACH, t.pid, 0, 0));
   st = 0;
   reap_within(t.pid, &st, 2 * HZ);
   snprintf(detail, sizeof detail, "target %s, want exited 42 (it exits on seeing the poked value)", wstatus(st));
-  check("seen", WIFEXITED(st) && WEXITSTATUS(st) == 42, detail);
+  expect_true("seen", WIFEXITED(st) && WEXITSTATUS(st) == 42, detail);
 out:
   stop_target(&t);
 }
@@ -706,7 +573,8 @@ t_getregs(void)
   if (!need("elf_text", elf_text(SELF, &lo, &hi)) ||
       !need("elf_symbol", elf_symbol(SELF, "pt_spinner", &fn, &size)))
     return;
-  check("symbol", fn == (ulong)pt_spinner && size > 0, "the ELF's pt_spinner is not this program's");
+  expect_true("symbol", fn == (ulong)pt_spinner && size > 0,
+              "the ELF's pt_spinner is not this program's");
   if (start_target(&t, 0, 1, 0) < 0)
     return;
   for (int i = 0; i < 2; i++) {             // the sleeping main, the spinner
@@ -720,11 +588,11 @@ t_getregs(void)
     pc = USER_REGS_PC(&r);
     snprintf(name, sizeof name, "pc_text_%s", who);
     snprintf(detail, sizeof detail, "pc 0x%lx outside the text [0x%lx, 0x%lx)", pc, lo, hi);
-    check(name, pc >= lo && pc < hi, detail);
+    expect_true(name, pc >= lo && pc < hi, detail);
     ptrace(PTRACE_DETACH, t.tids[i], 0, 0);
   }
   snprintf(detail, sizeof detail, "pc 0x%lx outside pt_spinner [0x%lx, 0x%lx)", pc, fn, fn + size);
-  check("pc_in_spinner", pc >= fn && pc < fn + size, detail);
+  expect_true("pc_in_spinner", pc >= fn && pc < fn + size, detail);
   stop_target(&t);
 }
 
@@ -746,7 +614,8 @@ t_setregs(void)
     goto out;
   expect("same", ptrace(PTRACE_SETREGS, tid, 0, &r0), 0);
   ptrace(PTRACE_GETREGS, tid, 0, &r2);
-  check("same_roundtrip", memcmp(&r0, &r2, sizeof r0) == 0, "registers changed by writing them back");
+  expect_true("same_roundtrip", memcmp(&r0, &r2, sizeof r0) == 0,
+              "registers changed by writing them back");
   r1 = r0;
   for (int i = 0; i < (int)(sizeof r1 / sizeof(ulong)); i++)   // put back below
     ((ulong *)&r1)[i] = 0x0123456700000000UL + 0x1000UL * (i + 1);
@@ -759,7 +628,8 @@ t_setregs(void)
 #endif
   expect("changed", ptrace(PTRACE_SETREGS, tid, 0, &r1), 0);
   ptrace(PTRACE_GETREGS, tid, 0, &r2);
-  check("changed_roundtrip", memcmp(&r1, &r2, sizeof r1) == 0, "GETREGS does not return what SETREGS set");
+  expect_true("changed_roundtrip", memcmp(&r1, &r2, sizeof r1) == 0,
+              "GETREGS does not return what SETREGS set");
   r1 = r0;
   USER_REGS_PC(&r1) = (ulong)exit42;
   expect("redirect", ptrace(PTRACE_SETREGS, tid, 0, &r1), 0);
@@ -767,7 +637,7 @@ t_setregs(void)
   st = 0;
   reap_within(t.pid, &st, 2 * HZ);
   snprintf(detail, sizeof detail, "target %s, want exited 42 (from exit42())", wstatus(st));
-  if (check("pc_redirect", WIFEXITED(st) && WEXITSTATUS(st) == 42, detail))
+  if (expect_true("pc_redirect", WIFEXITED(st) && WEXITSTATUS(st) == 42, detail))
     t.pid = 0;
 
   if (t.pid > 0)
@@ -785,13 +655,14 @@ t_setregs(void)
     sleep(1);
   snprintf(detail, sizeof detail, "waitpid(%d, __WALL) %s (%s); want stopped by SIGSEGV",
            tid, val(r), r > 0 ? wstatus(st) : "no status");
-  check("kernel_pc_segv", r == tid && WIFSTOPPED(st) && WSTOPSIG(st) == SIGSEGV, detail);
+  expect_true("kernel_pc_segv", r == tid && WIFSTOPPED(st) && WSTOPSIG(st) == SIGSEGV, detail);
   if (r == tid && WIFSTOPPED(st))
     ptrace(PTRACE_DETACH, tid, 0, (void *)SIGSEGV);
   st = 0;
   r = reap_within(t.pid, &st, 2 * HZ);
   snprintf(detail, sizeof detail, "target %s, want killed by SIGSEGV", r > 0 ? wstatus(st) : "not reaped");
-  if (check("kernel_pc_fatal", r == t.pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, detail))
+  if (expect_true("kernel_pc_fatal",
+                  r == t.pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, detail))
     return;
 out:
   stop_target(&t);
@@ -903,14 +774,14 @@ t_sigreport(void)
   kill(t.pid, SIGUSR1);
   r = waitpid(t.pid, &st, __WALL);
   snprintf(detail, sizeof detail, "waitpid %s, %s; want stopped by SIGUSR1", val(r), wstatus(st));
-  if (!check("reported", r == t.pid && WIFSTOPPED(st) && WSTOPSIG(st) == SIGUSR1, detail))
+  if (!expect_true("reported", r == t.pid && WIFSTOPPED(st) && WSTOPSIG(st) == SIGUSR1, detail))
     goto out;
   need("cont", ptrace(PTRACE_CONT, t.pid, 0, 0));   // cancel it
   sleep(5);
   r = waitpid(t.pid, &st, __WALL | WNOHANG);
   snprintf(detail, sizeof detail, "after CONT without the signal: waitpid %s, state %c",
            val(r), state_of(t.pid, t.pid));
-  check("cancelled", r == 0 && state_of(t.pid, t.pid) != '-', detail);
+  expect_true("cancelled", r == 0 && state_of(t.pid, t.pid) != '-', detail);
   kill(t.pid, SIGUSR1);
   r = waitpid(t.pid, &st, __WALL);
   if (r == t.pid && WIFSTOPPED(st)) {
@@ -918,9 +789,9 @@ t_sigreport(void)
     st = 0;
     reap_within(t.pid, &st, 2 * HZ);
     snprintf(detail, sizeof detail, "target %s, want killed by SIGUSR1", wstatus(st));
-    check("delivered", WIFSIGNALED(st) && WTERMSIG(st) == SIGUSR1, detail);
+    expect_true("delivered", WIFSIGNALED(st) && WTERMSIG(st) == SIGUSR1, detail);
   } else {
-    check("reported_again", 0, "the second SIGUSR1 was not reported");
+    expect_true("reported_again", 0, "the second SIGUSR1 was not reported");
   }
 out:
   stop_target(&t);
@@ -948,29 +819,29 @@ t_tracerdeath(void)
   if (read(p[0], &ok, sizeof ok) != sizeof ok)
     ok = 0;
   close(p[0]);
-  if (!check("tracer_attached", ok, "the tracer could not attach every thread"))
+  if (!expect_true("tracer_attached", ok, "the tracer could not attach every thread"))
     goto done;
-  check("state_t", states_are(&t, 't', 0), detail);
+  expect_true("state_t", states_are(&t, 't', 0), detail);
   r = tracer_of(t.pid, t.tids[3]);
   snprintf(detail, sizeof detail, "TracerPid %d, want %d", r, tracer);
-  check("tracerpid", r == tracer, detail);
+  expect_true("tracerpid", r == tracer, detail);
   kill(tracer, SIGKILL);
   reap_within(tracer, &st, 5 * HZ);
   tracer = 0;
-  check("resumed", states_are(&t, '!', HZ), detail);
+  expect_true("resumed", states_are(&t, '!', HZ), detail);
   ok = 1;
   for (int i = 0; i < t.n && ok; i++) {
     r = tracer_of(t.pid, t.tids[i]);
     snprintf(detail, sizeof detail, "tid %d: TracerPid %d after the tracer died, want 0", t.tids[i], r);
     ok = r == 0;
   }
-  check("untraced", ok, detail);
+  expect_true("untraced", ok, detail);
   if (attach_target(&t)) {
     peek_counters(t.pid, t.n, c);
     detach_target(&t);
-    check("progress", made_progress(&t, c), detail);
+    expect_true("progress", made_progress(&t, c), detail);
   } else {
-    check("reattach", 0, detail);
+    expect_true("reattach", 0, detail);
   }
 done:
   stop_helper(tracer);
@@ -989,14 +860,15 @@ t_ptkill(void)
 
   if (start_target(&t, 8, 0, 0) < 0)
     return;
-  if (!check("attach", attach_target(&t), detail))
+  if (!expect_true("attach", attach_target(&t), detail))
     goto out;
   expect("kill", ptrace(PTRACE_KILL, t.tids[4], 0, 0), 0);
   for (int i = 0; i < 2 * HZ && (r = waitpid(t.tids[4], &st, __WALL | WNOHANG)) == 0; i++)
     sleep(1);
   snprintf(detail, sizeof detail, "waitpid(%d, __WALL) %s (%s); want the tid, killed by SIGKILL",
            t.tids[4], val(r), r > 0 ? wstatus(st) : "no status");
-  check("exit_reported", r == t.tids[4] && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, detail);
+  expect_true("exit_reported",
+              r == t.tids[4] && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, detail);
   // As on Linux, the leader is reported only once its traced threads are
   // reaped (by us, their tracer): collect the others first.
   for (int i = 1; i < t.n; i++)
@@ -1005,7 +877,7 @@ t_ptkill(void)
   st = 0;
   r = reap_within(t.pid, &st, 2 * HZ);
   snprintf(detail, sizeof detail, "waitpid(%d) %s, %s; want killed by SIGKILL", t.pid, val(r), wstatus(st));
-  check("group_dies", r == t.pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, detail);
+  expect_true("group_dies", r == t.pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, detail);
   if (r == t.pid)
     return;
 out:
@@ -1079,11 +951,11 @@ t_tasklist(void)
   }
   snprintf(detail, sizeof detail, "%d listings short of a lasting thread (or listing failed: %s)",
            missing, n < 0 ? val(n) : "no");
-  check("lasting_once", missing == 0 && n >= 0, detail);
+  expect_true("lasting_once", missing == 0 && n >= 0, detail);
   snprintf(detail, sizeof detail, "%d duplicate entries", dup);
-  check("no_duplicates", dup == 0, detail);
+  expect_true("no_duplicates", dup == 0, detail);
   snprintf(detail, sizeof detail, "no short-lived thread was ever listed (the churn did not run?)");
-  check("churn_seen", churned > 0, detail);
+  expect_true("churn_seen", churned > 0, detail);
   stop_target(&t);
 
   // Open, then let the process go.
@@ -1097,10 +969,10 @@ t_tasklist(void)
     stop_target(&t);
     r = read(fd, &de, sizeof de);
     snprintf(detail, sizeof detail, "read %s, want 0 or an error", val(r));
-    check("gone_dir", r <= 0, detail);
+    expect_true("gone_dir", r <= 0, detail);
     r = read(fd2, buf, sizeof buf);
     snprintf(detail, sizeof detail, "read %s, want -3 (ESRCH) or -2 (ENOENT)", val(r));
-    check("gone_file", r == -ESRCH || r == -ENOENT, detail);
+    expect_true("gone_file", r == -ESRCH || r == -ENOENT, detail);
     snprintf(path, sizeof path, "/proc/%d/status", t.pid);
     expect("gone_open", open(path, O_RDONLY), -ENOENT);
   } else {
@@ -1135,12 +1007,12 @@ t_snapshot(void)
   r += read(rfd, got + r, sizeof got - 1 - r);
   got[r < 0 ? 0 : r] = 0;
   snprintf(detail, sizeof detail, "read \"%s\" in two pieces around the change, want \"7\\n\"", got);
-  check("pieces_one_state", r == 2 && strcmp(got, "7\n") == 0, detail);
+  expect_true("pieces_one_state", r == 2 && strcmp(got, "7\n") == 0, detail);
   lseek(rfd, 0, SEEK_SET);
   r = read(rfd, got, sizeof got - 1);
   got[r < 0 ? 0 : r] = 0;
   snprintf(detail, sizeof detail, "read \"%s\" from offset 0, want \"999\\n\"", got);
-  check("offset0_fresh", r == 4 && strcmp(got, "999\n") == 0, detail);
+  expect_true("offset0_fresh", r == 4 && strcmp(got, "999\n") == 0, detail);
   write(wfd, old, n);
   close(rfd);
   close(wfd);
@@ -1166,22 +1038,51 @@ t_leak(void)
       bad = 1;
     }
   }
-  check("cycles1", !bad, detail);
+  expect_true("cycles1", !bad, detail);
   for (int i = 0; i < 25 && !bad; i++)
     if (!attach_target(&t) || !detach_target(&t))
       bad = 1;
-  check("cycles9", !bad, detail);
+  expect_true("cycles9", !bad, detail);
   after = freemem();
   snprintf(detail, sizeof detail, "%ld free pages before, %ld after", before, after);
-  check("freemem", before == after, detail);
+  expect_true("freemem", before == after, detail);
   stop_target(&t);
   sleep(5);
   after = freemem();
   snprintf(detail, sizeof detail, "%ld free pages before the target, %ld after it was reaped", first, after);
-  check("freemem_reaped", first == after, detail);
+  expect_true("freemem_reaped", first == after, detail);
 }
 
 // ------------------------------------------------------------ mgdb
+
+// Start path with argv in a child whose stdout (and, if err, stderr) is
+// a pipe; the read end goes to *fd, or -1 if there is no pipe. Returns
+// the child's pid, or the error of pipe or fork.
+static int
+spawn_piped(const char *path, char **argv, int err, int *fd)
+{
+  int p[2], pid;
+
+  *fd = -1;
+  if ((pid = pipe(p)) < 0)
+    return pid;
+  pid = tfork();
+  if (pid == 0) {
+    close(STDOUT);
+    dup(p[1]);
+    if (err) {
+      close(STDERR);
+      dup(p[1]);
+    }
+    close(p[0]);
+    close(p[1]);
+    exec(path, argv);
+    exit(127);
+  }
+  close(p[1]);
+  *fd = p[0];
+  return pid;
+}
 
 // Start /threads n with its stdout on a pipe; return its pid once it says
 // it is ready, or -1.
@@ -1190,30 +1091,21 @@ start_threads_prog(int n)
 {
   char arg[8], line[80];
   char *argv[] = { "threads", arg, 0 };
-  int p[2], pid, len = 0;
+  int fd, pid, len = 0;
   char c;
 
   snprintf(arg, sizeof arg, "%d", n);
-  if (pipe(p) < 0)
+  pid = spawn_piped("/threads", argv, 0, &fd);
+  if (fd < 0)
     return -1;
-  pid = tfork();
-  if (pid == 0) {
-    close(STDOUT);
-    dup(p[1]);
-    close(p[0]);
-    close(p[1]);
-    exec("/threads", argv);
-    exit(127);
-  }
-  close(p[1]);
-  while (len < (int)sizeof line - 1 && read(p[0], &c, 1) == 1 && c != '\n')
+  while (len < (int)sizeof line - 1 && read(fd, &c, 1) == 1 && c != '\n')
     line[len++] = c;
   line[len] = 0;
-  close(p[0]);
+  close(fd);
   if (pid > 0 && strncmp(line, "threads: pid ", 13) == 0 && atoi(line + 13) == pid)
     return pid;
   snprintf(detail, sizeof detail, "/threads %d did not start: \"%s\"", n, line);
-  check("threads_prog", 0, detail);
+  expect_true("threads_prog", 0, detail);
   if (pid > 0) {
     kill(pid, SIGKILL);
     reap_within(pid, &len, HZ);
@@ -1226,26 +1118,15 @@ start_threads_prog(int n)
 static int
 run_mgdb(char **argv, char *out, int size)
 {
-  int p[2], pid, len = 0, n, st = -1;
+  int fd, pid, len = 0, n, st = -1;
 
-  if (pipe(p) < 0)
+  pid = spawn_piped("/mgdb", argv, 1, &fd);
+  if (fd < 0)
     return -1;
-  pid = tfork();
-  if (pid == 0) {
-    close(STDOUT);
-    dup(p[1]);
-    close(STDERR);
-    dup(p[1]);
-    close(p[0]);
-    close(p[1]);
-    exec("/mgdb", argv);
-    exit(127);
-  }
-  close(p[1]);
-  while ((n = read(p[0], out + len, size - 1 - len)) > 0 && len < size - 1)
+  while ((n = read(fd, out + len, size - 1 - len)) > 0 && len < size - 1)
     len += n;
   out[len] = 0;
-  close(p[0]);
+  close(fd);
   if (pid < 0 || reap_within(pid, &st, 10 * HZ) != pid)
     return -1;
   return st;
@@ -1306,13 +1187,13 @@ t_mgdb(void)
     return;
   n = proc_tids(t.pid, tids, 64);
   snprintf(detail, sizeof detail, "/proc/%d/task lists %d threads, want 9", t.pid, n);
-  check("threads_listed", n == 9, detail);
+  expect_true("threads_listed", n == 9, detail);
   snprintf(pidarg, sizeof pidarg, "%d", t.pid);
   st = run_mgdb(argv, out, sizeof out);
   snprintf(detail, sizeof detail, "mgdb %s, want exited 0; output:\n%s", st < 0 ? "did not finish" : wstatus(st), out);
-  check("exit0", st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, detail);
+  expect_true("exit0", st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, detail);
   snprintf(key, sizeof key, "Attaching to process %d", t.pid);
-  check("attaching", count_lines(out, key) == 1, "no \"Attaching to process PID\" line");
+  expect_true("attaching", count_lines(out, key) == 1, "no \"Attaching to process PID\" line");
   for (int i = 0; i < n; i++) {
     char s = mgdb_thread_state(out, tids[i]);
     listed += s == 't';
@@ -1321,12 +1202,13 @@ t_mgdb(void)
   }
   snprintf(detail, sizeof detail, "%d of %d threads listed in state t (first missing: LWP %d); output:\n%s",
            listed, n, bad >= 0 ? tids[bad] : 0, out);
-  check("all_threads", listed == n && n > 0, detail);
+  expect_true("all_threads", listed == n && n > 0, detail);
   snprintf(key, sizeof key, "[Inferior 1 (process %d) detached]", t.pid);
-  check("detached", count_lines(out, key) == 1, "no \"[Inferior 1 (process PID) detached]\" line");
+  expect_true("detached", count_lines(out, key) == 1,
+              "no \"[Inferior 1 (process PID) detached]\" line");
   t.n = n < MAXT ? n : MAXT;
   memcpy(t.tids, tids, t.n * sizeof(int));
-  check("running_after", states_are(&t, '!', HZ), detail);
+  expect_true("running_after", states_are(&t, '!', HZ), detail);
   stop_target(&t);
 }
 
@@ -1355,31 +1237,33 @@ mgdb_refused(int gdb15)
   argv[7] = gdb15 ? 0 : "6";
   st = run_mgdb(argv, out, sizeof out);
   snprintf(detail, sizeof detail, "mgdb %s, want exited 1; output:\n%s", st < 0 ? "did not finish" : wstatus(st), out);
-  check("exit1", st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 1, detail);
+  expect_true("exit1", st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 1, detail);
   snprintf(want, sizeof want, "%sCannot attach to lwp %d: Operation not permitted (1)", gdb15 ? "" : "warning: ", blocked);
   r = count_lines(out, want);
   snprintf(detail, sizeof detail, "%d lines \"%s\", want %d; output:\n%s", r, want, gdb15 ? 1 : 6, out);
-  check(gdb15 ? "error_once" : "warned_each_pass", r == (gdb15 ? 1 : 6), detail);
+  expect_true(gdb15 ? "error_once" : "warned_each_pass", r == (gdb15 ? 1 : 6), detail);
   if (gdb15) {
-    check("no_warnings", count_lines(out, "warning:") == 0, "--gdb15 printed a warning");
-    check("no_commands", strstr(out, "Target Id") == NULL, "--gdb15 ran the commands after failing");
+    expect_true("no_warnings", count_lines(out, "warning:") == 0, "--gdb15 printed a warning");
+    expect_true("no_commands", strstr(out, "Target Id") == NULL,
+                "--gdb15 ran the commands after failing");
   } else {
-    check("gave_up", count_lines(out, "mgdb: giving up after 6 passes") == 1, "no \"mgdb: giving up after 6 passes\"");
+    expect_true("gave_up", count_lines(out, "mgdb: giving up after 6 passes") == 1,
+                "no \"mgdb: giving up after 6 passes\"");
   }
   // Everything but the blocked thread is free; that one is still the holder's.
   for (int i = 0; i < t.n; i++)
     if (t.tids[i] == blocked)
       t.tids[i--] = t.tids[--t.n];
-  check("released", states_are(&t, '!', HZ), detail);
+  expect_true("released", states_are(&t, '!', HZ), detail);
   for (int i = 0; i < t.n && ok; i++) {
     r = tracer_of(t.pid, t.tids[i]);
     snprintf(detail, sizeof detail, "tid %d: TracerPid %d after mgdb, want 0", t.tids[i], r);
     ok = r == 0;
   }
-  check("untraced", ok, detail);
+  expect_true("untraced", ok, detail);
   r = tracer_of(t.pid, blocked);
   snprintf(detail, sizeof detail, "TracerPid %d, want the holder %d", r, holder);
-  check("holder_kept", r == holder, detail);
+  expect_true("holder_kept", r == holder, detail);
 out:
   stop_helper(holder);
   stop_target(&t);
@@ -1388,12 +1272,9 @@ out:
 static void t_mgdbloop(void) { mgdb_refused(0); }
 static void t_mgdbgdb15(void) { mgdb_refused(1); }
 
-// ------------------------------------------------------------ the runner
+// ------------------------------------------------------------ the tests
 
-static const struct test {
-  const char *name;
-  void (*fn)(void);
-} tests[] = {
+static const struct test tests[] = {
   { "attach1", t_attach1 },
   { "attach8", t_attach8 },
   { "peekpoke", t_peekpoke },
@@ -1413,126 +1294,17 @@ static const struct test {
 };
 #define NTESTS ((int)(sizeof tests / sizeof tests[0]))
 
-// A check made by the runner itself.
-static void
-runner_check(int ok, const char *name, const char *why)
-{
-  char line[300];
+// What ptracetests does its own way: tests in the table's order, each in
+// a process group of its own.
+static const struct suite suite = {
+  .name = "ptracetests", .tests = tests, .ntests = NTESTS, .secs = TEST_SECS,
+  .flags = SUITE_TABLE_ORDER | SUITE_UNKNOWN_LAST | SUITE_PGRP | SUITE_FREEMEM,
+};
 
-  snprintf(line, sizeof line - 1, ok ? "PASS %s" : "FAIL %s: %s", name, why);
-  strcat(line, "\n");
-  write(STDOUT, line, strlen(line));
-  if (ok)
-    npass++;
-  else
-    nfail++;
-}
-
-// Count the 'P' and 'F' bytes of results file fd; how many there were.
-static int
-count_results(int fd)
-{
-  char b[256];
-  int n, total = 0;
-
-  lseek(fd, 0, SEEK_SET);
-  while ((n = read(fd, b, sizeof b)) > 0)
-    for (int i = 0; i < n; i++, total++) {
-      if (b[i] == 'P')
-        npass++;
-      else if (b[i] == 'F')
-        nfail++;
-    }
-  return total;
-}
-
-// Run test t in its own process and process group, with a time limit; a
-// test that crashes, hangs or makes no checks is one more FAIL.
-static void
-run_test(const struct test *t)
-{
-  int fd, pid, st = 0, r, t0, n, timedout = 0;
-  char why[128];
-
-  fd = open(RESULTS, O_CREAT | O_TRUNC | O_RDWR);
-  if (fd < 0) {
-    snprintf(why, sizeof why, "cannot create %s: %s", RESULTS, val(fd));
-    runner_check(0, t->name, why);
-    return;
-  }
-  pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    resfd = fd;
-    tname = t->name;
-    t->fn();
-    exit(0);
-  }
-  if (pid < 0) {
-    snprintf(why, sizeof why, "fork failed: %s", val(pid));
-    runner_check(0, t->name, why);
-    close(fd);
-    return;
-  }
-  t0 = uptime();
-  while ((r = waitpid(pid, &st, WNOHANG)) == 0) {
-    if (uptime() - t0 > TEST_SECS * HZ) {
-      kill(-pid, SIGKILL);              // the test and all it started
-      timedout = 1;
-      r = reap_within(pid, &st, 5 * HZ);
-      break;
-    }
-    sleep(1);
-  }
-  n = count_results(fd);
-  close(fd);
-  if (timedout) {
-    snprintf(why, sizeof why, "did not finish in %d s (killed)", TEST_SECS);
-    runner_check(0, t->name, why);
-  } else if (r != pid) {
-    snprintf(why, sizeof why, "waitpid for the test process returned %s", val(r));
-    runner_check(0, t->name, why);
-  } else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    snprintf(why, sizeof why, "test process %s after %d checks", wstatus(st), n);
-    runner_check(0, t->name, why);
-  } else if (n == 0) {
-    runner_check(0, t->name, "the test made no checks");
-  }
-}
-
+// Run the tests named on the command line (or all), then check that free
+// memory is back where it started.
 int
 main(int argc, char **argv)
 {
-  long before, after;
-  char why[128];
-  int found;
-
-  if (argc == 2 && strcmp(argv[1], "-l") == 0) {
-    for (int i = 0; i < NTESTS; i++)
-      printf("%s\n", tests[i].name);
-    return 0;
-  }
-  chdir("/");
-  before = freemem();
-  for (int i = 0; i < NTESTS; i++) {
-    found = argc == 1;
-    for (int j = 1; j < argc; j++)
-      found |= strcmp(argv[j], tests[i].name) == 0;
-    if (found)
-      run_test(&tests[i]);
-  }
-  for (int j = 1; j < argc; j++) {
-    found = 0;
-    for (int i = 0; i < NTESTS; i++)
-      found |= strcmp(argv[j], tests[i].name) == 0;
-    if (!found)
-      runner_check(0, argv[j], "no such test (ptracetests -l lists them)");
-  }
-  unlink(RESULTS);
-  sleep(10);
-  after = freemem();
-  snprintf(why, sizeof why, "%ld free pages before the tests, %ld after (%ld lost)", before, after, before - after);
-  runner_check(before == after, "freemem", why);
-  printf("%d passed, %d failed\n", npass, nfail);
-  return nfail != 0;
+  return run_suite(&suite, argc, argv);
 }

@@ -38,10 +38,7 @@
 
 #include "user.h"
 #include "liburing.h"
-
-typedef unsigned short u16;     // fs_format.h uses the kernel's names
-typedef unsigned int u32;
-#include "kernel/fs_format.h"
+#include "proc.h"
 
 #define KNOB "/proc/sys/kernel/io_thread_race_ticks"
 #define MAXTIDS 64
@@ -65,21 +62,6 @@ die(const char *what, int err)
   exit(2);
 }
 
-// Read the small file path into b (NUL-terminated); length or -errno.
-static int
-readfile(const char *path, char *b, int size)
-{
-  int fd = open(path, O_RDONLY), n = 0, len = 0;
-
-  if (fd < 0)
-    return fd;
-  while (len < size - 1 && (n = read(fd, b + len, size - 1 - len)) > 0)
-    len += n;
-  close(fd);
-  b[len] = 0;
-  return n < 0 ? n : len;
-}
-
 // Write the number v to the knob; 0 or -errno.
 static int
 set_knob(int v)
@@ -95,57 +77,18 @@ set_knob(int v)
   return r < 0 ? r : 0;
 }
 
-// The tids in /proc/PID/task, into tids (at most max); how many.
-static int
-list_tids(int pid, int *tids, int max)
-{
-  struct dirent de;
-  char path[48], nm[DIRSIZ + 1];
-  int fd, n = 0;
-
-  snprintf(path, sizeof path, "/proc/%d/task", pid);
-  fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return 0;
-  while (n < max && read(fd, &de, sizeof de) == sizeof de) {
-    memcpy(nm, de.name, DIRSIZ);
-    nm[DIRSIZ] = 0;
-    if (de.inum != 0 && nm[0] >= '1' && nm[0] <= '9')
-      tids[n++] = atoi(nm);
-  }
-  close(fd);
-  return n;
-}
-
 // Thread tid of process pid: its name into name (size bytes) and its
 // utime + stime in ticks, from /proc/PID/task/TID/stat. The ticks, or -1
 // if the thread is gone.
 static long
 thread_stat(int pid, int tid, char *name, int size)
 {
-  char path[64], b[256];
-  char *p, *e;
-  int n, field;
-  long utime = 0, stime = 0;
+  struct procstat ps;
 
-  snprintf(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
-  if (readfile(path, b, sizeof b) <= 0 || !(p = strchr(b, '(')) || !(e = strrchr(b, ')')))
+  if (task_stat(pid, tid, &ps) < 0)
     return -1;
-  n = e - p - 1 < size - 1 ? e - p - 1 : size - 1;
-  memcpy(name, p + 1, n);
-  name[n] = 0;
-  // After ")": field 3 is the state; utime and stime are fields 14 and 15.
-  field = 2;
-  for (p = e + 1; *p; p++) {
-    if (*p != ' ')
-      continue;
-    field++;
-    if (field == 14)
-      utime = atol(p + 1);
-    else if (field == 15)
-      stime = atol(p + 1);
-  }
-  return utime + stime;
+  snprintf(name, size, "%s", ps.comm);
+  return ps.ticks;
 }
 
 // The child: wait (up to 5 s) for a second thread in process parent, send
@@ -159,7 +102,7 @@ child(int parent, const char *pname, int fd)
   char name[32];
 
   for (int t = 0; t < 5 * HZ && !tid; t++) {
-    n = list_tids(parent, tids, MAXTIDS);
+    n = task_ids(parent, tids, MAXTIDS);
     for (int i = 0; i < n; i++)
       if (tids[i] != parent)
         tid = tids[i];
@@ -231,7 +174,7 @@ main(int argc, char *argv[])
 
   // CPU use of every I/O thread (every thread but this one) over MEASURE.
   sleep(HZ / 5);
-  n = list_tids(me, tids, MAXTIDS);
+  n = task_ids(me, tids, MAXTIDS);
   for (int i = 0; i < n; i++)
     before[i] = thread_stat(me, tids[i], name, sizeof name);
   t0 = uptime();

@@ -9,12 +9,9 @@
 // is reported as a FAIL and the rest go on. Every check prints one line,
 // "PASS test.check" or "FAIL test.check: detail"; the run closes with
 // "N passed, N failed" alone on a line. The last check compares the free
-// physical pages before and after the whole run.
-//
-// As in usertests, the test process appends one byte per check ('P' or
-// 'F') to a results file, and the runner counts them once the test process
-// is gone, so checks made before a crash still count. Processes a test
-// forks (tfork) report back through their exit status or a pipe.
+// physical pages before and after the whole run. The runner is the shared
+// one (user/testlib.h): processes a test forks (tfork) report back through
+// their exit status or a pipe.
 //
 // What is expected is Linux's behaviour (signal(7), pthreads(7),
 // credentials(7) for process groups); where the detail of a FAIL line
@@ -28,18 +25,16 @@
 // PROBE); see probe() at the end.
 
 #include "user.h"
-
-typedef unsigned short u16;     // fs_format.h is written with the kernel's names
-typedef unsigned int u32;
-#include "kernel/fs_format.h"
+#include "proc.h"
+#include "testlib.h"
 
 #define TEST_SECS  60           // a test running longer is killed (real time: a busy host slows QEMU)
-#define RESULTS    "/sigtests.res"
 #define SELF       "/sigtests"  // this program, for the exec tests
 #define PROBE      "st-probe"   // argv[0] that makes this program a probe
 #define PROBE_BAD  250          // probe exit code for an unknown probe command
 #define NTHREADS   8            // threads in the thread tests
 #define LEAK_ROUNDS 1000        // thread create/join cycles in threadleak
+#define NTASK      64           // tasks system-wide
 
 // Kernel addresses a forged signal frame tries to return to.
 #if defined(__riscv)
@@ -52,110 +47,16 @@ typedef unsigned int u32;
 
 #define SB(sig) (1UL << ((sig) - 1))      // the sigset_t bit of sig
 
-static const char *tname = "sigtests";  // the running test
-static int resfd = -1;                  // results file, in the test process only
-static int npass, nfail;                // the runner's totals
-
 // ------------------------------------------------------------ reporting
 
-// Write the string s to fd with one write().
-static void
-putstr(int fd, const char *s)
-{
-  write(fd, s, strlen(s));
-}
-
-// Render a system call result into b: errors as "-4 (EINTR)".
-static void
-fmtval(char *b, int n, long v)
-{
-  if (v < 0 && v >= -EMAXERRNO)
-    snprintf(b, n, "%ld (%s)", v, errname((int)v));
-  else
-    snprintf(b, n, "%ld", v);
-}
-
-// Render a wait status into b ("exited 3", "killed by signal 11 (SEGV)",
-// "stopped by signal 19 (STOP)", "continued"); a negative st is the error
-// of the fork or waitpid that should have made it.
-static void
-fmtstatus(char *b, int n, long st)
-{
-  char v[48];
-
-  if (st < 0) {
-    fmtval(v, sizeof v, st);
-    snprintf(b, n, "fork/waitpid failed: %s", v);
-  } else if (WIFCONTINUED(st)) {
-    snprintf(b, n, "continued");
-  } else if (WIFSTOPPED(st)) {
-    snprintf(b, n, "stopped by signal %d (%s)", WSTOPSIG(st), signame(WSTOPSIG(st)));
-  } else if (WIFEXITED(st)) {
-    snprintf(b, n, "exited %d", WEXITSTATUS(st));
-  } else if (WIFSIGNALED(st)) {
-    snprintf(b, n, "killed by signal %d (%s)", WTERMSIG(st), signame(WTERMSIG(st)));
-  } else {
-    snprintf(b, n, "wait status 0x%lx", st);
-  }
-}
-
-// Record one check of the running test: print its line and, in the test
-// process, append 'P' or 'F' to the results file.
-static void
-report(int ok, const char *check, const char *detail)
-{
-  char line[300];
-
-  if (ok)
-    snprintf(line, sizeof line - 1, "PASS %s.%s", tname, check);
-  else
-    snprintf(line, sizeof line - 1, "FAIL %s.%s: %s", tname, check, detail);
-  strcat(line, "\n");
-  putstr(STDOUT, line);
-  if (resfd >= 0)
-    write(resfd, ok ? "P" : "F", 1);
-}
-
-// Check that a call returned want. Returns 1 if it did.
-static int
-expect(const char *check, long got, long want)
-{
-  char g[48], w[48], d[128];
-
-  if (got == want) {
-    report(1, check, 0);
-    return 1;
-  }
-  fmtval(g, sizeof g, got);
-  fmtval(w, sizeof w, want);
-  snprintf(d, sizeof d, "got %s, want %s", g, w);
-  report(0, check, d);
-  return 0;
-}
-
-// Check a condition; detail says what is wrong when it is false.
-static int
-expect_true(const char *check, int cond, const char *detail)
-{
-  report(cond, check, detail);
-  return cond;
-}
-
-// Check that wait status st is exactly want (see fmtstatus for the wording).
+// Check that wait status st is exactly want (see wstatus() for the wording).
 static int
 expect_status(const char *check, int st, int want)
 {
-  char s[80], w[80], d[200];
+  char d[200];
 
-  if (st == want) {
-    report(1, check, 0);
-    return 1;
-  }
-  fmtstatus(s, sizeof s, st);
-  fmtstatus(w, sizeof w, want);
-  snprintf(d, sizeof d, "child %s, want %s", s, w);
-  report(0, check, d);
-  return 0;
+  snprintf(d, sizeof d, "child %s, want %s", wstatus(st), wstatus(want));
+  return expect_true(check, st == want, d);
 }
 
 // Wait statuses in Linux's encoding.
@@ -170,58 +71,12 @@ expect_set(const char *check, sigset_t got, sigset_t want)
 {
   char d[160];
 
-  if (got == want) {
-    report(1, check, 0);
-    return 1;
-  }
   snprintf(d, sizeof d, "got set 0x%lx, want 0x%lx (extra 0x%lx, missing 0x%lx)",
            got, want, got & ~want, want & ~got);
-  report(0, check, d);
-  return 0;
-}
-
-// A step a test depends on: silent when it succeeds (got >= 0), a FAIL
-// line when it does not. Returns 1 on success.
-static int
-need(const char *check, long got)
-{
-  char g[48], d[128];
-
-  if (got >= 0)
-    return 1;
-  fmtval(g, sizeof g, got);
-  snprintf(d, sizeof d, "got %s, want success", g);
-  report(0, check, d);
-  return 0;
+  return expect_true(check, got == want, d);
 }
 
 // ------------------------------------------------------------ processes
-
-// fork() for use inside a test: the child drops the results file, so that
-// only the test process itself records checks.
-static int
-tfork(void)
-{
-  int pid = fork();
-
-  if (pid == 0 && resfd >= 0) {
-    close(resfd);
-    resfd = -1;
-  }
-  return pid;
-}
-
-// waitpid(pid, st, options) that gives up after ticks: returns waitpid's
-// result, or 0 if there was nothing to report in time.
-static int
-wait_opts(int pid, int *st, int options, int ticks)
-{
-  int t0 = uptime(), r;
-
-  while ((r = waitpid(pid, st, options | WNOHANG)) == 0 && uptime() - t0 < ticks)
-    sleep(1);
-  return r;
-}
 
 // Reap pid within ticks and return its wait status. If it does not end
 // in time, kill it with SIGKILL, reap it, and return -EAGAIN; if waitpid
@@ -229,12 +84,12 @@ wait_opts(int pid, int *st, int options, int ticks)
 static int
 reap(int pid, int ticks)
 {
-  int st = 0, r = wait_opts(pid, &st, 0, ticks);
+  int st = 0, r = wait_ticks(pid, &st, 0, ticks);
 
   if (r == pid)
     return st;
   kill(pid, SIGKILL);
-  wait_opts(pid, &st, 0, 2 * HZ);
+  wait_ticks(pid, &st, 0, 2 * HZ);
   return r < 0 ? r : -EAGAIN;
 }
 
@@ -247,37 +102,7 @@ kill_reap(int pid)
   if (pid <= 0)
     return;
   kill(pid, SIGKILL);
-  wait_opts(pid, &st, 0, 3 * HZ);
-}
-
-// Read all of file path (at most n-1 bytes) into b, NUL-terminated;
-// returns the count or -errno.
-static int
-readfile(const char *path, char *b, int n)
-{
-  int fd = open(path, O_RDONLY), got = 0, r;
-
-  if (fd < 0)
-    return fd;
-  while (got < n - 1 && (r = read(fd, b + got, n - 1 - got)) > 0)
-    got += r;
-  close(fd);
-  b[got] = 0;
-  return got;
-}
-
-// The state letter (R S D T t Z) of thread tid of process pid, from
-// /proc/PID/task/TID/stat; 0 if it cannot be read (the task is gone).
-static char
-task_state(int pid, int tid)
-{
-  char path[64], b[256], *p;
-
-  snprintf(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
-  if (readfile(path, b, sizeof b) <= 0)
-    return 0;
-  p = strrchr(b, ')');
-  return p && p[1] == ' ' ? p[2] : 0;
+  wait_ticks(pid, &st, 0, 3 * HZ);
 }
 
 // Wait up to ticks for thread tid of pid to be in state c. Returns 1 if it is.
@@ -299,26 +124,14 @@ wait_state(int pid, int tid, char c, int ticks)
 static int
 threads_in_state(int pid, char c, int *total)
 {
-  struct dirent de;
-  char path[48], name[DIRSIZ + 1];
-  int fd, n = 0;
+  int tids[NTASK], n, count = 0;
 
-  *total = 0;
-  snprintf(path, sizeof path, "/proc/%d/task", pid);
-  fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return fd;
-  while (read(fd, &de, sizeof de) == sizeof de) {
-    memcpy(name, de.name, DIRSIZ);
-    name[DIRSIZ] = 0;
-    if (de.inum == 0 || name[0] < '0' || name[0] > '9')
-      continue;
-    (*total)++;
-    if (task_state(pid, atoi(name)) == c)
-      n++;
-  }
-  close(fd);
-  return n;
+  n = task_ids(pid, tids, NTASK);
+  *total = n < 0 ? 0 : n;
+  for (int i = 0; i < n; i++)
+    if (task_state(pid, tids[i]) == c)
+      count++;
+  return n < 0 ? n : count;
 }
 
 // Wait up to ticks for every thread of pid to be in state c; returns how
@@ -890,7 +703,7 @@ start_threaded(int *tids)
 static void
 t_sigkill(void)
 {
-  int tids[3], pid, st, gone;
+  int tids[3], pid, st, gone, fd;
   char path[64];
 
   pid = start_threaded(tids);
@@ -902,7 +715,11 @@ t_sigkill(void)
   gone = 0;
   for (int i = 0; i < 3; i++) {
     snprintf(path, sizeof path, "/proc/%d/task/%d/stat", pid, tids[i]);
-    gone += readfile(path, path, 2) < 0;
+    fd = open(path, O_RDONLY);  // a thread is gone when its stat cannot be opened
+    if (fd < 0)
+      gone++;
+    else
+      close(fd);
   }
   expect("no_thread_left", gone, 3);
 
@@ -1045,7 +862,7 @@ t_groupstop(void)
 
   expect("kill_tstp", kill(pid, SIGTSTP), 0);
   st = 0;
-  expect("waitpid_tstp", wait_opts(pid, &st, WUNTRACED, 5 * HZ), pid);
+  expect("waitpid_tstp", wait_ticks(pid, &st, WUNTRACED, 5 * HZ), pid);
   expect_status("tstp_stops", st, ST_STOP(SIGTSTP));
   n = wait_all_state(pid, 'T', &total, 2 * HZ);
   expect("tstp_all_T", n, 4);
@@ -1171,9 +988,9 @@ t_eintr(void)
   if (need("fork", sl)) {
     wait_state(sl, sl, 'S', 5 * HZ);
     kill(sl, SIGSTOP);
-    r = wait_opts(sl, &st, WUNTRACED, 5 * HZ);
+    r = wait_ticks(sl, &st, WUNTRACED, 5 * HZ);
     kill(sl, SIGCONT);
-    wait_opts(sl, &st, WCONTINUED, 5 * HZ);
+    wait_ticks(sl, &st, WCONTINUED, 5 * HZ);
     wait_state(sl, sl, 'S', 5 * HZ);
     write(p[1], "x", 1);
     expect_status("read_survives_stop", reap(sl, 5 * HZ), ST_EXIT(1));
@@ -1445,7 +1262,7 @@ t_kernelonly(void)
     return;
   wait_state(pid, pid, 'S', 5 * HZ);
   kill(pid, SIGSTOP);
-  expect("stop_reaches_blocker", wait_opts(pid, &st, WUNTRACED, 5 * HZ), pid);
+  expect("stop_reaches_blocker", wait_ticks(pid, &st, WUNTRACED, 5 * HZ), pid);
   expect_status("stopped_anyway", st, ST_STOP(SIGSTOP));
   kill(pid, SIGKILL);
   expect_status("killed_anyway", reap(pid, 5 * HZ), ST_SIGNAL(SIGKILL));
@@ -1502,7 +1319,7 @@ t_defaults(void)
       idle_child();
     kill(pid, stops[i]);
     st = 0;
-    wait_opts(pid, &st, WUNTRACED, 5 * HZ);
+    wait_ticks(pid, &st, WUNTRACED, 5 * HZ);
     snprintf(check, sizeof check, "%s_stops", signame(stops[i]));
     expect_status(check, st, ST_STOP(stops[i]));
     kill_reap(pid);
@@ -1769,7 +1586,7 @@ t_forged(void)
   expect("mask_keeps_kill_stop", c, 'r');
   kill(pid, SIGSTOP);
   int st = 0;
-  wait_opts(pid, &st, WUNTRACED, 5 * HZ);
+  wait_ticks(pid, &st, WUNTRACED, 5 * HZ);
   expect_status("still_stoppable", st, ST_STOP(SIGSTOP));
   kill(pid, SIGKILL);
   expect_status("still_killable", reap(pid, 5 * HZ), ST_SIGNAL(SIGKILL));
@@ -2151,11 +1968,11 @@ t_ttin(void)
     }
     setpgid(g2, g2);
     st = 0;
-    wait_opts(g2, &st, WUNTRACED, 3 * HZ);
+    wait_ticks(g2, &st, WUNTRACED, 3 * HZ);
     if (st != ST_STOP(SIGTTIN))
       code |= 1;
     kill(g2, SIGKILL);
-    wait_opts(g2, &st, 0, 3 * HZ);
+    wait_ticks(g2, &st, 0, 3 * HZ);
     for (int k = 0; k < 2; k++) {
       g2 = fork();
       if (g2 == 0) {
@@ -2170,11 +1987,11 @@ t_ttin(void)
       }
       setpgid(g2, g2);
       st = 0;
-      r = wait_opts(g2, &st, 0, 3 * HZ);
+      r = wait_ticks(g2, &st, 0, 3 * HZ);
       if (r != g2 || st != 0) {
         code |= 2 << k;
         kill(g2, SIGKILL);
-        wait_opts(g2, &st, 0, 3 * HZ);
+        wait_ticks(g2, &st, 0, 3 * HZ);
       }
     }
     tcsetpgrp(STDIN, orig);
@@ -2275,13 +2092,9 @@ t_asyncregs(void)
   expect_true("interrupted", interrupted > 0, d);
 }
 
-// ------------------------------------------------------------ the runner
+// ------------------------------------------------------------ the tests
 
-static const struct test {
-  const char *name;
-  void (*fn)(void);
-  int secs;             // time limit; 0: TEST_SECS
-} tests[] = {
+static const struct test tests[] = {
   { "once", t_once, 0 },
   { "mask", t_mask, 0 },
   { "tgkill", t_tgkill, 0 },
@@ -2311,135 +2124,6 @@ static const struct test {
 };
 #define NTESTS ((int)(sizeof tests / sizeof tests[0]))
 
-// A check made by the runner itself (not inside a test process).
-static void
-runner_check(int ok, const char *name, const char *detail)
-{
-  char line[300];
-
-  if (ok)
-    snprintf(line, sizeof line - 1, "PASS %s", name);
-  else
-    snprintf(line, sizeof line - 1, "FAIL %s: %s", name, detail);
-  strcat(line, "\n");
-  putstr(STDOUT, line);
-  if (ok)
-    npass++;
-  else
-    nfail++;
-}
-
-// Count the 'P' and 'F' bytes of results file fd into the totals;
-// returns how many there were.
-static int
-count_results(int fd)
-{
-  char b[256];
-  int n, total = 0;
-
-  lseek(fd, 0, SEEK_SET);
-  while ((n = read(fd, b, sizeof b)) > 0)
-    for (int i = 0; i < n; i++) {
-      if (b[i] == 'P')
-        npass++;
-      else if (b[i] == 'F')
-        nfail++;
-      total++;
-    }
-  return total;
-}
-
-// Run test t in a child process, with a time limit, and count its checks;
-// a child that crashes, hangs or makes no checks is one more FAIL.
-static void
-run_test(const struct test *t)
-{
-  int fd, pid, st = 0, r, t0, limit, timedout = 0, n;
-  char d[128], s[80];
-
-  limit = (t->secs ? t->secs : TEST_SECS) * HZ;
-  fd = open(RESULTS, O_CREAT | O_TRUNC | O_RDWR);
-  if (fd < 0) {
-    fmtval(s, sizeof s, fd);
-    snprintf(d, sizeof d, "cannot create %s: %s", RESULTS, s);
-    runner_check(0, t->name, d);
-    return;
-  }
-  pid = fork();
-  if (pid == 0) {
-    resfd = fd;
-    tname = t->name;
-    t->fn();
-    exit(0);
-  }
-  if (pid < 0) {
-    fmtval(s, sizeof s, pid);
-    snprintf(d, sizeof d, "fork failed: %s", s);
-    runner_check(0, t->name, d);
-    close(fd);
-    return;
-  }
-  t0 = uptime();
-  while ((r = waitpid(pid, &st, WNOHANG)) == 0) {
-    if (uptime() - t0 > limit) {
-      kill(pid, SIGKILL);
-      timedout = 1;
-      r = wait_opts(pid, &st, 0, 5 * HZ);
-      break;
-    }
-    sleep(1);
-  }
-  n = count_results(fd);
-  close(fd);
-  fmtstatus(s, sizeof s, st);
-  if (timedout) {
-    snprintf(d, sizeof d, "did not finish in %d s (killed; waitpid then returned %d)", limit / HZ, r);
-    runner_check(0, t->name, d);
-  } else if (r != pid) {
-    fmtval(s, sizeof s, r);
-    snprintf(d, sizeof d, "waitpid for the test process returned %s", s);
-    runner_check(0, t->name, d);
-  } else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    snprintf(d, sizeof d, "test process %s after %d checks", s, n);
-    runner_check(0, t->name, d);
-  } else if (n == 0) {
-    runner_check(0, t->name, "the test made no checks");
-  }
-}
-
-// The test named name, or NULL.
-static const struct test *
-find_test(const char *name)
-{
-  for (int i = 0; i < NTESTS; i++)
-    if (strcmp(tests[i].name, name) == 0)
-      return &tests[i];
-  return 0;
-}
-
-// Return 1 if s ends with suffix.
-static int
-ends_with(const char *s, const char *suffix)
-{
-  int n = strlen(s), m = strlen(suffix);
-
-  return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-// The value of field "name:" in /proc status text b, or -1.
-static long
-status_field(const char *b, const char *name)
-{
-  const char *p = strstr(b, name);
-
-  if (!p)
-    return -1;
-  p += strlen(name);
-  while (*p == ':' || *p == ' ' || *p == '\t')
-    p++;
-  return atol(p);
-}
-
 // Probe mode, for the exec tests (argv[0] is PROBE):
 //   sigstate     exit with the bits of what exec got wrong (see t_exec):
 //                1 SIGUSR1 not SIG_DFL, 2 SIGINT not SIG_DFL, 4 SIGUSR2
@@ -2454,6 +2138,7 @@ probe(int argc, char **argv)
 {
   struct sigaction sa;
   char b[512];
+  const char *p;
   int code = 0, total;
 
   if (argc == 2 && strcmp(argv[1], "sigstate") == 0) {
@@ -2480,7 +2165,7 @@ probe(int argc, char **argv)
   if (argc == 3 && strcmp(argv[1], "threads") == 0) {
     if (getpid() != atoi(argv[2]))
       code |= 1;
-    if (readfile("/proc/self/status", b, sizeof b) < 0 || status_field(b, "Threads") != 1)
+    if (readfile("/proc/self/status", b, sizeof b) < 0 || !(p = proc_field(b, "Threads:")) || atol(p) != 1)
       code |= 2;
     threads_in_state(getpid(), 'R', &total);
     if (total != 1)
@@ -2490,42 +2175,16 @@ probe(int argc, char **argv)
   return PROBE_BAD;
 }
 
+// What sigtests does its own way: the probe mode.
+static const struct suite suite = {
+  .name = "sigtests", .tests = tests, .ntests = NTESTS, .secs = TEST_SECS,
+  .flags = SUITE_FREEMEM, .probe = probe,
+};
+
 // Run the tests named on the command line (or all), then check that free
 // memory is back where it started.
 int
 main(int argc, char **argv)
 {
-  const struct test *t;
-  long before, after;
-  char d[128];
-
-  if (argc < 1 || !ends_with(argv[0], "sigtests"))
-    return probe(argc, argv);
-  if (argc == 2 && strcmp(argv[1], "-l") == 0) {
-    for (int i = 0; i < NTESTS; i++)
-      printf("%s\n", tests[i].name);
-    return 0;
-  }
-  chdir("/");
-  before = freemem();
-  if (argc == 1) {
-    for (int i = 0; i < NTESTS; i++)
-      run_test(&tests[i]);
-  } else {
-    for (int i = 1; i < argc; i++) {
-      t = find_test(argv[i]);
-      if (t)
-        run_test(t);
-      else
-        runner_check(0, argv[i], "no such test (sigtests -l lists them)");
-    }
-  }
-  unlink(RESULTS);
-  sleep(10);
-  after = freemem();
-  snprintf(d, sizeof d, "%ld free pages before the tests, %ld after (%ld lost)",
-           before, after, before - after);
-  runner_check(before == after, "freemem", d);
-  printf("%d passed, %d failed\n", npass, nfail);
-  return nfail != 0;
+  return run_suite(&suite, argc, argv);
 }

@@ -23,20 +23,14 @@
 // Only batch mode exists: -b is accepted and implied.
 
 #include "user.h"
-
-typedef unsigned short u16;     // fs_format.h uses the kernel's names
-typedef unsigned int u32;
-#include "kernel/fs_format.h"
+#include "proc.h"
 
 #define MAXENT 128              // tasks in one sample (NTASK is 64)
-#define DIRBATCH 16
 
 // One task as seen in one sample.
 struct entry {
   int pid, tid;                 // tid == pid for a process line
-  char state;
-  char comm[17];
-  ulong ticks;                  // utime + stime
+  struct procstat ps;           // name, state, utime + stime
   ulong pct10;                  // %CPU times 10, over the last interval
 };
 
@@ -50,114 +44,22 @@ static struct sample samples[2];
 static int threads;             // -H
 static int only;                // -p PID, or 0
 
-// Read the small file path into buf (NUL-terminated); length or -errno.
-static int
-readfile(const char *path, char *buf, int size)
-{
-  int fd, n, len = 0;
-
-  fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return fd;
-  while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-    len += n;
-  close(fd);
-  buf[len] = 0;
-  return n < 0 ? n : len;
-}
-
-static const char *
-skipfield(const char *s)
-{
-  while (*s == ' ')
-    s++;
-  while (*s && *s != ' ')
-    s++;
-  return s;
-}
-
-// Fill e's name, state and ticks from the text of a stat file (Linux
-// order: the name ends at the last ')', utime and stime are fields 14
-// and 15). Returns 0 or -EINVAL.
-static int
-parse_stat(const char *s, struct entry *e)
-{
-  const char *open = strchr(s, '('), *close = strrchr(s, ')');
-  int len;
-
-  if (!open || !close || close < open || close[1] != ' ')
-    return -EINVAL;
-  len = close - open - 1;
-  if (len >= (int)sizeof e->comm)
-    len = sizeof e->comm - 1;
-  memmove(e->comm, open + 1, len);
-  e->comm[len] = 0;
-  e->state = close[2];
-  s = close + 3;
-  for (int field = 4; field < 14; field++)
-    s = skipfield(s);
-  if (!*s)
-    return -EINVAL;
-  e->ticks = atol(s);
-  s = skipfield(s);
-  if (!*s)
-    return -EINVAL;
-  e->ticks += atol(s);
-  return 0;
-}
-
 // Add the task whose stat file is path to sample s. A task that has just
 // ended (the read fails) is left out.
 static void
 add_entry(struct sample *s, const char *path, int pid, int tid)
 {
-  char buf[512];
   struct entry *e;
 
-  if (s->n >= MAXENT || readfile(path, buf, sizeof buf) < 0)
+  if (s->n >= MAXENT)
     return;
   e = &s->e[s->n];
-  if (parse_stat(buf, e) < 0)
+  if (read_stat(path, &e->ps) < 0)
     return;
   e->pid = pid;
   e->tid = tid;
   e->pct10 = 0;
   s->n++;
-}
-
-// The decimal number name (a /proc entry), or -1.
-static int
-entry_id(struct dirent *de)
-{
-  char name[DIRSIZ + 1];
-
-  if (de->inum == 0)
-    return -1;
-  memmove(name, de->name, DIRSIZ);
-  name[DIRSIZ] = 0;
-  for (int i = 0; name[i]; i++)
-    if (name[i] < '0' || name[i] > '9')
-      return -1;
-  return name[0] ? atoi(name) : -1;
-}
-
-// The ids listed in directory path, into ids (at most max). Returns how
-// many; a directory that cannot be read (its process ended) gives 0.
-static int
-list_ids(const char *path, int *ids, int max)
-{
-  struct dirent de[DIRBATCH];
-  int fd, n, count = 0, id;
-
-  fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return 0;
-  while ((n = read(fd, de, sizeof de)) > 0)
-    for (int i = 0; i < n / (int)sizeof de[0]; i++)
-      if ((id = entry_id(&de[i])) > 0 && count < max)
-        ids[count++] = id;
-  close(fd);
-  return count;
 }
 
 // Sample process pid: one entry, or one per thread with -H.
@@ -172,8 +74,7 @@ sample_process(struct sample *s, int pid)
     add_entry(s, path, pid, pid);
     return;
   }
-  snprintf(path, sizeof path, "/proc/%d/task", pid);
-  n = list_ids(path, tids, MAXENT);
+  n = task_ids(pid, tids, MAXENT);
   for (int i = 0; i < n; i++) {
     snprintf(path, sizeof path, "/proc/%d/task/%d/stat", pid, tids[i]);
     add_entry(s, path, pid, tids[i]);
@@ -192,7 +93,7 @@ take_sample(struct sample *s)
     sample_process(s, only);
     return;
   }
-  n = list_ids("/proc", pids, MAXENT);
+  n = proc_ids("/proc", pids, MAXENT);
   for (int i = 0; i < n; i++)
     sample_process(s, pids[i]);
 }
@@ -208,10 +109,10 @@ compute_rates(struct sample *cur, struct sample *prev)
     elapsed = 1;
   for (int i = 0; i < cur->n; i++) {
     struct entry *e = &cur->e[i];
-    used = e->ticks;
+    used = e->ps.ticks;
     for (int j = 0; j < prev->n; j++)
-      if (prev->e[j].tid == e->tid && prev->e[j].ticks <= e->ticks) {
-        used = e->ticks - prev->e[j].ticks;
+      if (prev->e[j].tid == e->tid && prev->e[j].ps.ticks <= e->ps.ticks) {
+        used = e->ps.ticks - prev->e[j].ps.ticks;
         break;
       }
     e->pct10 = (used * 1000 + elapsed / 2) / elapsed;
@@ -248,14 +149,9 @@ sort_entries(struct sample *s)
 static ulong
 meminfo(const char *buf, const char *name)
 {
-  const char *p = strstr(buf, name);
+  const char *p = proc_field(buf, name);
 
-  if (!p)
-    return 0;
-  p += strlen(name);
-  while (*p == ' ' || *p == '\t')
-    p++;
-  return atol(p);
+  return p ? atol(p) : 0;
 }
 
 // The header: uptime, tasks by state, memory.
@@ -267,7 +163,7 @@ print_header(struct sample *s)
   char buf[256];
 
   for (int i = 0; i < s->n; i++) {
-    switch (s->e[i].state) {
+    switch (s->e[i].ps.state) {
     case 'R': run++; break;
     case 'S': case 'D': sleep_++; break;
     case 'T': case 't': stop++; break;
@@ -292,13 +188,13 @@ print_table(struct sample *s)
     printf("  PID S  %%CPU    TIME+ COMMAND\n");
   for (int i = 0; i < s->n; i++) {
     struct entry *e = &s->e[i];
-    ulong t = e->ticks;
+    ulong t = e->ps.ticks;
     if (threads)
       printf("%5d %5d ", e->pid, e->tid);
     else
       printf("%5d ", e->pid);
-    printf("%c %3lu.%lu %3lu:%02lu.%02lu %s\n", e->state, e->pct10 / 10, e->pct10 % 10,
-           t / HZ / 60, t / HZ % 60, t % HZ, e->comm);
+    printf("%c %3lu.%lu %3lu:%02lu.%02lu %s\n", e->ps.state, e->pct10 / 10, e->pct10 % 10,
+           t / HZ / 60, t / HZ % 60, t % HZ, e->ps.comm);
   }
 }
 

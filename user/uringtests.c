@@ -13,12 +13,9 @@
 // Each test runs in a child process of its own (a crash or a hang is one
 // FAIL, and the rest go on). Every check prints one line, "PASS test.check"
 // or "FAIL test.check: detail", and the run closes with "N passed, N
-// failed" alone on a line; the exit status is 0 only if nothing failed.
-//
-// A test process records each check as one byte ('P' or 'F') appended to
-// a results file; the runner counts them when the test process is gone,
-// so checks made before a crash still count. Processes a test forks
-// report only through their exit status.
+// failed" alone on a line; the exit status is 0 only if nothing failed. The
+// runner is the shared one (user/testlib.h): processes a test forks report
+// only through their exit status.
 //
 // The copy tests run /mkbig and /uringcp; the leak tests compare
 // freemem() around the thing they test. Big files are made at run time
@@ -26,12 +23,9 @@
 
 #include "user.h"
 #include "liburing.h"
+#include "proc.h"
+#include "testlib.h"
 
-typedef unsigned short u16;     // fs_format.h is written with the kernel's names
-typedef unsigned int u32;
-#include "kernel/fs_format.h"
-
-#define RESULTS   "/uringtests.res"
 #define SRC       "/ut-src"
 #define DST       "/ut-dst"
 #define TEST_SECS 30            // a test running longer is killed (default)
@@ -39,55 +33,11 @@ typedef unsigned int u32;
 #define MAXTHR    64            // NTASK
 #define NO_CQE    (-1000)       // no completion came in time (not an errno)
 
-static const char *tname = "uringtests";   // the running test
-static int resfd = -1;                     // results file, in a test process only
-static int npass, nfail;                   // the runner's totals
-static int mypid;                          // getpid() of the test process
-static char line[512];
 static char d[256];                        // scratch for FAIL details
 static uchar fbuf[2][16384];               // file compare buffers
 static char buf[4096];                     // scratch I/O buffer
 
 // ------------------------------------------------------------ reporting
-
-// Print one check's line; in a test process, record it in the results file.
-static int
-check(int ok, const char *name, const char *detail)
-{
-  if (ok)
-    snprintf(line, sizeof line, "PASS %s.%s\n", tname, name);
-  else
-    snprintf(line, sizeof line, "FAIL %s.%s: %s\n", tname, name, detail);
-  write(STDOUT, line, strlen(line));
-  if (resfd >= 0)
-    write(resfd, ok ? "P" : "F", 1);
-  return ok;
-}
-
-// "-14 (EFAULT)" or "3".
-static const char *
-val(long v)
-{
-  static char b[4][48];
-  static int k;
-  char *s = b[k++ % 4];
-
-  if (v < 0 && v >= -EMAXERRNO)
-    snprintf(s, 48, "%ld (%s)", v, errname((int)v));
-  else
-    snprintf(s, 48, "%ld", v);
-  return s;
-}
-
-// Check got == want, naming both on failure.
-static int
-expect(const char *name, long got, long want)
-{
-  char det[128];
-
-  snprintf(det, sizeof det, "got %s, want %s", val(got), val(want));
-  return check(got == want, name, det);
-}
 
 // Check a CQE's user_data, as the check NAME_user_data.
 static int
@@ -97,61 +47,10 @@ expect_ud(const char *name, unsigned long got, unsigned long want)
 
   snprintf(n, sizeof n, "%s_user_data", name);
   snprintf(det, sizeof det, "got 0x%lx, want 0x%lx", got, want);
-  return check(got == want, n, det);
-}
-
-// A step the test needs: silent if it worked (>= 0), a FAIL line if not.
-static int
-need(const char *name, long got)
-{
-  char det[128];
-
-  if (got >= 0)
-    return 1;
-  snprintf(det, sizeof det, "failed: %s", val(got));
-  return check(0, name, det);
-}
-
-// "exited 3", "killed by signal 9 (KILL)".
-static const char *
-status_str(int st)
-{
-  static char b[64];
-
-  if (WIFEXITED(st))
-    snprintf(b, sizeof b, "exited %d", WEXITSTATUS(st));
-  else if (WIFSIGNALED(st))
-    snprintf(b, sizeof b, "killed by signal %d (%s)", WTERMSIG(st), signame(WTERMSIG(st)));
-  else
-    snprintf(b, sizeof b, "wait status 0x%x", st);
-  return b;
+  return expect_true(n, got == want, det);
 }
 
 // ------------------------------------------------------------ processes
-
-// fork() inside a test: the child does not record checks.
-static int
-tfork(void)
-{
-  int pid = fork();
-
-  if (pid == 0 && resfd >= 0) {
-    close(resfd);
-    resfd = -1;
-  }
-  return pid;
-}
-
-// waitpid(pid) for at most ticks: waitpid's result, or 0 if still running.
-static int
-wait_ticks(int pid, int *st, int ticks)
-{
-  int t0 = uptime(), r;
-
-  while ((r = waitpid(pid, st, WNOHANG)) == 0 && uptime() - t0 < ticks)
-    sleep(1);
-  return r;
-}
 
 // Run argv[0] with argv in a child and wait up to secs for it. Returns its
 // wait status, -EAGAIN if it had to be killed (after secs), or -errno.
@@ -168,10 +67,10 @@ run(char **argv, int secs)
     fprintf(STDERR, "uringtests: exec %s: %s\n", argv[0], strerror(r));
     exit(127);
   }
-  r = wait_ticks(pid, &st, secs * HZ);
+  r = wait_ticks(pid, &st, 0, secs * HZ);
   if (r == 0) {
     kill(pid, SIGKILL);
-    wait_ticks(pid, &st, 5 * HZ);
+    wait_ticks(pid, &st, 0, 5 * HZ);
     return -EAGAIN;
   }
   return r < 0 ? r : st;
@@ -200,31 +99,15 @@ expect_no_leak(const char *name, long before)
 
   snprintf(d, sizeof d, "%ld free pages before, %ld after (%ld lost)", before, after,
            before - after);
-  return check(after == before, name, d);
+  return expect_true(name, after == before, d);
 }
 
 // ------------------------------------------------------------ /proc
 
-// Read the small file path into b (NUL-terminated); length or -errno.
-static int
-readfile(const char *path, char *b, int size)
-{
-  int fd = open(path, O_RDONLY), n = 0, len = 0;
-
-  if (fd < 0)
-    return fd;
-  while (len < size - 1 && (n = read(fd, b + len, size - 1 - len)) > 0)
-    len += n;
-  close(fd);
-  b[len] = 0;
-  return n < 0 ? n : len;
-}
-
 // One thread of a process as /proc shows it.
 struct thr {
   int tid;
-  char state;
-  char name[17];
+  struct procstat ps;           // its name and state
 };
 
 // Fill t[] with the threads of process pid from /proc/PID/task/*/stat.
@@ -232,37 +115,13 @@ struct thr {
 static int
 list_threads(int pid, struct thr *t, int max)
 {
-  struct dirent de;
-  char path[64], st[256], *p, *e;
-  int fd, n = 0, r;
+  int tids[MAXTHR], n, k = 0;
 
-  snprintf(path, sizeof path, "/proc/%d/task", pid);
-  fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return fd;
-  while (n < max && (r = read(fd, &de, sizeof de)) == sizeof de) {
-    if (de.inum == 0 || de.name[0] < '0' || de.name[0] > '9')
-      continue;
-    char nm[DIRSIZ + 1];
-    memcpy(nm, de.name, DIRSIZ);
-    nm[DIRSIZ] = 0;
-    snprintf(path, sizeof path, "/proc/%d/task/%s/stat", pid, nm);
-    if (readfile(path, st, sizeof st) <= 0)
-      continue;                 // ended meanwhile
-    // "tid (name) S ...": the name ends at the last ')'.
-    p = strchr(st, '(');
-    e = strrchr(st, ')');
-    if (!p || !e || e < p || e[1] != ' ')
-      continue;
-    t[n].tid = atoi(nm);
-    int len = e - p - 1 < 16 ? e - p - 1 : 16;
-    memcpy(t[n].name, p + 1, len);
-    t[n].name[len] = 0;
-    t[n].state = e[2];
-    n++;
-  }
-  close(fd);
-  return n;
+  n = task_ids(pid, tids, MAXTHR);
+  for (int i = 0; i < n && k < max; i++)
+    if (task_stat(pid, tids[i], &t[k].ps) == 0)   // else ended meanwhile
+      t[k++].tid = tids[i];
+  return n < 0 ? n : k;
 }
 
 // How many threads of pid have the name name (in state, if state != 0).
@@ -273,7 +132,7 @@ count_threads(int pid, const char *name, char state)
   int n = list_threads(pid, t, MAXTHR), c = 0;
 
   for (int i = 0; i < n; i++)
-    if (strcmp(t[i].name, name) == 0 && (!state || t[i].state == state))
+    if (strcmp(t[i].ps.comm, name) == 0 && (!state || t[i].ps.state == state))
       c++;
   return n < 0 ? n : c;
 }
@@ -426,7 +285,7 @@ one_request(struct io_uring *ring, const char *name, unsigned long *ud)
     return NO_CQE;
   }
   if (wait_cqe_ticks(ring, &cqe, 5 * HZ) < 0) {
-    check(0, name, "no completion within 5 s");
+    expect_true(name, 0, "no completion within 5 s");
     return NO_CQE;
   }
   long res = cqe->res;
@@ -456,8 +315,8 @@ copy_check(const char *check_name, const char *flag, long size)
   st = run(argv, 60);
   if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
     snprintf(d, sizeof d, "uringcp %s%s%s: %s", flag ? flag : "", flag ? " " : "", SRC,
-             st == -EAGAIN ? "did not finish in 60 s" : st < 0 ? val(st) : status_str(st));
-    check(0, check_name, d);
+             st == -EAGAIN ? "did not finish in 60 s" : st < 0 ? val(st) : wstatus(st));
+    expect_true(check_name, 0, d);
     return;
   }
   compare_files(SRC, DST, &r);
@@ -470,8 +329,8 @@ copy_check(const char *check_name, const char *flag, long size)
   else if (r.cksum[0] != r.cksum[1])
     snprintf(d, sizeof d, "cksum %u %ld, source %u %ld", r.cksum[1], r.size[1], r.cksum[0],
              r.size[0]);
-  check(!r.err && r.size[1] == size && r.size[0] == size && r.differ < 0 &&
-        r.cksum[0] == r.cksum[1], check_name, d);
+  expect_true(check_name, !r.err && r.size[1] == size && r.size[0] == size && r.differ < 0 &&
+              r.cksum[0] == r.cksum[1], d);
 }
 
 // Make SRC of size bytes with mkbig (sizestr in its syntax), then copy it
@@ -485,13 +344,13 @@ copy_test(const char *sizestr, long size, int modes)
 
   st = run(argv, 60);
   if (st != 0) {
-    snprintf(d, sizeof d, "mkbig %s %s: %s", SRC, sizestr, st < 0 ? val(st) : status_str(st));
-    check(0, "mkbig", d);
+    snprintf(d, sizeof d, "mkbig %s %s: %s", SRC, sizestr, st < 0 ? val(st) : wstatus(st));
+    expect_true("mkbig", 0, d);
     return;
   }
   st = run(cargv, 60);
-  snprintf(d, sizeof d, "mkbig -c %s %s: %s", SRC, sizestr, st < 0 ? val(st) : status_str(st));
-  check(st == 0, "mkbig", d);
+  snprintf(d, sizeof d, "mkbig -c %s %s: %s", SRC, sizestr, st < 0 ? val(st) : wstatus(st));
+  expect_true("mkbig", st == 0, d);
   if (modes & 1)
     copy_check("plain", 0, size);
   if (modes & 2)
@@ -519,14 +378,14 @@ t_copyerr(void)
   int st;
 
   st = run(a1, 20);
-  snprintf(d, sizeof d, "uringcp /no-such-file: %s, want exited 1", st < 0 ? val(st) : status_str(st));
-  check(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 1, "nosource", d);
+  snprintf(d, sizeof d, "uringcp /no-such-file: %s, want exited 1", st < 0 ? val(st) : wstatus(st));
+  expect_true("nosource", st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 1, d);
   st = run(a2, 20);
-  snprintf(d, sizeof d, "uringcp -x: %s, want exited 2", st < 0 ? val(st) : status_str(st));
-  check(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 2, "badflag", d);
+  snprintf(d, sizeof d, "uringcp -x: %s, want exited 2", st < 0 ? val(st) : wstatus(st));
+  expect_true("badflag", st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 2, d);
   st = run(a3, 20);
-  snprintf(d, sizeof d, "uringcp SRC: %s, want exited 2", st < 0 ? val(st) : status_str(st));
-  check(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 2, "onearg", d);
+  snprintf(d, sizeof d, "uringcp SRC: %s, want exited 2", st < 0 ? val(st) : wstatus(st));
+  expect_true("onearg", st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 2, d);
   unlink(DST);
 }
 
@@ -551,7 +410,7 @@ t_nop(void)
     for (int k = 0; k < batch; k++) {
       sqe = io_uring_get_sqe(&ring);
       if (!sqe) {
-        check(0, "get_sqe", "NULL with the SQ not full");
+        expect_true("get_sqe", 0, "NULL with the SQ not full");
         return;
       }
       io_uring_prep_nop(sqe);
@@ -580,9 +439,9 @@ t_nop(void)
   }
   expect("completions", done, total);
   snprintf(d, sizeof d, "a CQE carried user_data 0x%lx, not the next SQE's", bad);
-  check(bad == 0, "user_data", d);
+  expect_true("user_data", bad == 0, d);
   snprintf(d, sizeof d, "a NOP completed with res %s", val((int)badres));
-  check(badres == 0, "res", d);
+  expect_true("res", badres == 0, d);
   r = io_uring_peek_cqe(&ring, &cqe);
   expect("cq_empty", r, -EAGAIN);
   io_uring_queue_exit(&ring);
@@ -622,7 +481,7 @@ t_nopasync(void)
     io_uring_cqe_seen(&ring, cqe);
   }
   snprintf(d, sizeof d, "completed set 0x%lx, %d bad CQEs", seen, bad);
-  check(seen == 0xffffffffUL && bad == 0, "all_user_data", d);
+  expect_true("all_user_data", seen == 0xffffffffUL && bad == 0, d);
   io_uring_queue_exit(&ring);
 }
 
@@ -712,7 +571,7 @@ t_errors(void)
   memset(buf, 0, 32);
   r = one_request(&ring, "good_read", &ud);
   if (n >= 21 && r != NO_CQE && expect("good_read", r, 16))
-    check(memcmp(buf, want, 16) == 0, "good_read_data", "pread at offset 5 read other bytes");
+    expect_true("good_read_data", memcmp(buf, want, 16) == 0, "pread at offset 5 read other bytes");
   close(fd);
   io_uring_queue_exit(&ring);
 }
@@ -737,7 +596,7 @@ t_setup(void)
   fd = io_uring_setup(3, &p);
   if (need("setup_3", fd)) {
     snprintf(d, sizeof d, "sq_entries %u cq_entries %u, want 4 and 8", p.sq_entries, p.cq_entries);
-    check(p.sq_entries == 4 && p.cq_entries == 8, "rounds_up", d);
+    expect_true("rounds_up", p.sq_entries == 4 && p.cq_entries == 8, d);
     close(fd);
   }
 }
@@ -790,7 +649,7 @@ t_punt(void)
   if (expect("wait_cqe", r, 0)) {
     expect("res", cqe->res, 12);
     expect("user_data", cqe->user_data, 0x77);
-    check(memcmp(rbuf, "hello, uring", 12) == 0, "data", "read other bytes");
+    expect_true("data", memcmp(rbuf, "hello, uring", 12) == 0, "read other bytes");
     io_uring_cqe_seen(&ring, cqe);
   }
   // A write to a pipe works too, inline.
@@ -801,7 +660,7 @@ t_punt(void)
   expect("pipe_write", one_request(&ring, "pipe_write", &ud), 4);
   memset(rbuf, 0, 8);
   r = read(pfd[0], rbuf, 8);
-  check(r == 4 && memcmp(rbuf, "pong", 4) == 0, "pipe_write_data", "did not read pong back");
+  expect_true("pipe_write_data", r == 4 && memcmp(rbuf, "pong", 4) == 0, "did not read pong back");
   io_uring_queue_exit(&ring);
   close(pfd[0]);
   close(pfd[1]);
@@ -825,7 +684,7 @@ t_busy(void)
     io_uring_prep_nop(sqe);
     sqe->user_data = i;
   }
-  check(io_uring_get_sqe(&ring) == NULL, "sq_full", "get_sqe gave a 5th SQE from a 4-entry SQ");
+  expect_true("sq_full", io_uring_get_sqe(&ring) == NULL, "get_sqe gave a 5th SQE from a 4-entry SQ");
   expect("submit_4", io_uring_submit(&ring), 4);
   for (int i = 4; i < 8; i++) {
     sqe = io_uring_get_sqe(&ring);
@@ -881,7 +740,7 @@ t_sqpoll(void)
     if (round == 0) {
       sleep(HZ / 2);            // well past the 100 ms idle window
       r = *ring.sq.kflags & IORING_SQ_NEED_WAKEUP;
-      check(r != 0, "need_wakeup", "IORING_SQ_NEED_WAKEUP not set after the idle window");
+      expect_true("need_wakeup", r != 0, "IORING_SQ_NEED_WAKEUP not set after the idle window");
     }
   }
   io_uring_queue_exit(&ring);
@@ -909,25 +768,26 @@ file_punts(void)
     return;
   if (!ring_init(&ring, 4, 0))
     goto out;
-  snprintf(mgr, sizeof mgr, "iou-mgr-%d", mypid);
-  snprintf(wrk, sizeof wrk, "iou-wrk-%d", mypid);
+  snprintf(mgr, sizeof mgr, "iou-mgr-%d", testpid);
+  snprintf(wrk, sizeof wrk, "iou-wrk-%d", testpid);
   sqe = io_uring_get_sqe(&ring);
   io_uring_prep_read(sqe, fd, rb, sizeof rb, 0);
   expect("cached_read_submit", io_uring_submit(&ring), 1);
   r = io_uring_peek_cqe(&ring, &cqe);    // no waiting: it must be there
   snprintf(d, sizeof d, "peek %d res %d, %d threads named %s", r, r == 0 ? cqe->res : 0,
-           count_threads(mypid, mgr, 0), mgr);
-  check(r == 0 && cqe->res == sizeof rb && memcmp(rb, wbuf, sizeof rb) == 0 &&
-        count_threads(mypid, mgr, 0) == 0, "cached_read_inline", d);
+           count_threads(testpid, mgr, 0), mgr);
+  expect_true("cached_read_inline",
+              r == 0 && cqe->res == sizeof rb && memcmp(rb, wbuf, sizeof rb) == 0 &&
+              count_threads(testpid, mgr, 0) == 0, d);
   if (r == 0)
     io_uring_cqe_seen(&ring, cqe);
   sqe = io_uring_get_sqe(&ring);
   io_uring_prep_write(sqe, fd, wbuf, sizeof wbuf, sizeof wbuf);
   long res = one_request(&ring, "file_write", &ud);
   snprintf(d, sizeof d, "res %ld, %d threads named %s, %d named %s", res,
-           count_threads(mypid, mgr, 0), mgr, count_threads(mypid, wrk, 0), wrk);
-  check(res == sizeof wbuf && count_threads(mypid, mgr, 0) == 1 &&
-        count_threads(mypid, wrk, 0) >= 1, "file_write_punted", d);
+           count_threads(testpid, mgr, 0), mgr, count_threads(testpid, wrk, 0), wrk);
+  expect_true("file_write_punted", res == sizeof wbuf && count_threads(testpid, mgr, 0) == 1 &&
+              count_threads(testpid, wrk, 0) >= 1, d);
   io_uring_queue_exit(&ring);
 out:
   close(fd);
@@ -956,27 +816,27 @@ t_iothreads(void)
   sqe = io_uring_get_sqe(&ring);
   io_uring_prep_read(sqe, pfd[0], rbuf, sizeof rbuf, -1UL);
   expect("submit", io_uring_submit(&ring), 1);
-  snprintf(name, sizeof name, "iou-wrk-%d", mypid);
-  r = await_threads(mypid, name, 'S', 1, 3 * HZ);
-  snprintf(d, sizeof d, "no thread named %s sleeping in /proc/%d/task after 3 s", name, mypid);
-  check(r >= 1, "worker_listed_sleeping", d);
-  n = list_threads(mypid, t, MAXTHR);
+  snprintf(name, sizeof name, "iou-wrk-%d", testpid);
+  r = await_threads(testpid, name, 'S', 1, 3 * HZ);
+  snprintf(d, sizeof d, "no thread named %s sleeping in /proc/%d/task after 3 s", name, testpid);
+  expect_true("worker_listed_sleeping", r >= 1, d);
+  n = list_threads(testpid, t, MAXTHR);
   for (int i = 0; i < n; i++)
-    if (strcmp(t[i].name, name) == 0)
+    if (strcmp(t[i].ps.comm, name) == 0)
       wtid = t[i].tid;
   if (wtid) {
-    snprintf(path, sizeof path, "/proc/%d/task/%d/status", mypid, wtid);
+    snprintf(path, sizeof path, "/proc/%d/task/%d/status", testpid, wtid);
     r = readfile(path, buf, sizeof buf);
     snprintf(d, sizeof d, "%s has no \"Flags: ... io_worker\" line", path);
-    check(r > 0 && strstr(buf, "io_worker") != 0, "worker_flagged", d);
-    snprintf(d, sizeof d, "%s does not say Tgid %d", path, mypid);
-    snprintf(name, sizeof name, "Tgid:\t%d\n", mypid);
-    check(r > 0 && strstr(buf, name) != 0, "worker_tgid", d);
+    expect_true("worker_flagged", r > 0 && strstr(buf, "io_worker") != 0, d);
+    snprintf(d, sizeof d, "%s does not say Tgid %d", path, testpid);
+    snprintf(name, sizeof name, "Tgid:\t%d\n", testpid);
+    expect_true("worker_tgid", r > 0 && strstr(buf, name) != 0, d);
   }
-  snprintf(name, sizeof name, "iou-mgr-%d", mypid);
-  r = count_threads(mypid, name, 0);
-  snprintf(d, sizeof d, "%d threads named %s in /proc/%d/task, want 1", r, name, mypid);
-  check(r == 1, "manager_listed", d);
+  snprintf(name, sizeof name, "iou-mgr-%d", testpid);
+  r = count_threads(testpid, name, 0);
+  snprintf(d, sizeof d, "%d threads named %s in /proc/%d/task, want 1", r, name, testpid);
+  expect_true("manager_listed", r == 1, d);
   write(pfd[1], "x", 1);
   if (need("wait_cqe", wait_cqe_ticks(&ring, &cqe, 3 * HZ)))
     io_uring_cqe_seen(&ring, cqe);
@@ -986,16 +846,16 @@ t_iothreads(void)
 
   if (!need("queue_init sqpoll", io_uring_queue_init(4, &sq, IORING_SETUP_SQPOLL)))
     return;
-  snprintf(name, sizeof name, "iou-sqp-%d", mypid);
-  r = count_threads(mypid, name, 0);
+  snprintf(name, sizeof name, "iou-sqp-%d", testpid);
+  r = count_threads(testpid, name, 0);
   snprintf(d, sizeof d, "%d threads named %s, want 1", r, name);
-  check(r == 1, "sqpoll_listed", d);
+  expect_true("sqpoll_listed", r == 1, d);
   io_uring_queue_exit(&sq);
   int t0 = uptime();
-  while ((r = count_threads(mypid, name, 0)) > 0 && uptime() - t0 < 2 * HZ)
+  while ((r = count_threads(testpid, name, 0)) > 0 && uptime() - t0 < 2 * HZ)
     sleep(2);
   snprintf(d, sizeof d, "%d threads named %s 2 s after closing the ring", r, name);
-  check(r == 0, "sqpoll_gone", d);
+  expect_true("sqpoll_gone", r == 0, d);
 }
 
 // ------------------------------------------------------------ teardown
@@ -1059,7 +919,7 @@ exit_inflight(int how)
   struct stat sst;
 
   // The check below must be able to fail: /proc/OURPID is there.
-  snprintf(path, sizeof path, "/proc/%d", mypid);
+  snprintf(path, sizeof path, "/proc/%d", testpid);
   if (!need("stat /proc/PID of a live process", stat(path, &sst)))
     return;
   sleep(2);
@@ -1069,26 +929,26 @@ exit_inflight(int how)
     inflight_child(how);
   if (!need("fork", pid))
     return;
-  r = wait_ticks(pid, &st, 10 * HZ);
+  r = wait_ticks(pid, &st, 0, 10 * HZ);
   if (r == 0) {
-    check(0, "ends", "still running 10 s later (stuck in exit?); killing it");
+    expect_true("ends", 0, "still running 10 s later (stuck in exit?); killing it");
     kill(pid, SIGKILL);
-    wait_ticks(pid, &st, 5 * HZ);
+    wait_ticks(pid, &st, 0, 5 * HZ);
     return;
   }
   if (how) {
-    snprintf(d, sizeof d, "child %s (%s), want killed by signal 9", status_str(st),
+    snprintf(d, sizeof d, "child %s (%s), want killed by signal 9", wstatus(st),
              WIFEXITED(st) && WEXITSTATUS(st) < 8 ? blocked_why[WEXITSTATUS(st)] : "");
-    check(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "ends", d);
+    expect_true("ends", WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, d);
   } else {
-    snprintf(d, sizeof d, "child %s (%s), want exited 0", status_str(st),
+    snprintf(d, sizeof d, "child %s (%s), want exited 0", wstatus(st),
              WIFEXITED(st) && WEXITSTATUS(st) < 8 ? blocked_why[WEXITSTATUS(st)] : "");
-    check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "ends", d);
+    expect_true("ends", WIFEXITED(st) && WEXITSTATUS(st) == 0, d);
   }
   snprintf(path, sizeof path, "/proc/%d", pid);
   r = stat(path, &sst);
   snprintf(d, sizeof d, "%s still exists after the process was reaped", path);
-  check(r < 0, "threads_gone", d);
+  expect_true("threads_gone", r < 0, d);
   expect_no_leak("no_leak", before);
 }
 
@@ -1140,7 +1000,7 @@ t_forkclose(void)
   st = wait_child_ticks(pid, 3 * HZ);
   snprintf(d, sizeof d, "the child closing the ring last %s",
            st < 0 ? "still waits after 3 s" : "exited badly");
-  check(st == 0, "child_close_cancels", d);
+  expect_true("child_close_cancels", st == 0, d);
   if (st < 0) {                 // let it go: complete the read
     write(pfd[1], "x", 1);
     waitpid(pid, &st, 0);
@@ -1149,7 +1009,7 @@ t_forkclose(void)
   close(pfd[1]);
   st = read(pfd[0], buf, sizeof buf);
   snprintf(d, sizeof d, "read %s bytes back, want 3: the read was not cancelled", val(st));
-  check(st == 3, "read_cancelled", d);
+  expect_true("read_cancelled", st == 3, d);
   close(pfd[0]);
 
   // The submitting process exits first; its child closes the ring later.
@@ -1179,7 +1039,7 @@ t_forkclose(void)
   expect("first_child", st, 0);
   st = read(rep[0], &c, 1);     // a hang here is the runner's FAIL
   snprintf(d, sizeof d, "read %s from the grandchild", val(st));
-  check(st == 1 && c == 'k', "late_close", d);
+  expect_true("late_close", st == 1 && c == 'k', d);
   expect_no_leak("no_leak", before);   // the pipe still open, as counted
   close(rep[0]);
 }
@@ -1227,13 +1087,13 @@ t_closecancel(void)
   tick = uptime() - t0;
   expect("close", r, 0);
   snprintf(d, sizeof d, "close took %d ticks", tick);
-  check(tick < 2 * HZ, "close_prompt", d);
+  expect_true("close_prompt", tick < 2 * HZ, d);
   // Were the reads really cancelled? Then the pipe keeps what we write.
   write(pfd[1], "abc", 3);
   close(pfd[1]);
   r = read(pfd[0], buf, sizeof buf);
   snprintf(d, sizeof d, "read %s bytes back, want 3: a read still in flight took them", val(r));
-  check(r == 3, "reads_cancelled", d);
+  expect_true("reads_cancelled", r == 3, d);
   // The pipe was made before the count: measure while it still exists.
   expect_no_leak("no_leak", before);
   close(pfd[0]);
@@ -1273,7 +1133,7 @@ t_cycles(void)
     if (pass)
       break;
   }
-  check(!bad, "setup_100", bad == 1 ? "io_uring_queue_init failed" : "a NOP did not complete");
+  expect_true("setup_100", !bad, bad == 1 ? "io_uring_queue_init failed" : "a NOP did not complete");
   expect_no_leak("no_leak_100", before);
 
   before = freemem();
@@ -1289,17 +1149,13 @@ t_cycles(void)
       bad = 2;
     io_uring_queue_exit(&ring);
   }
-  check(!bad, "sqpoll_10", bad == 1 ? "io_uring_queue_init failed" : "a NOP did not complete");
+  expect_true("sqpoll_10", !bad, bad == 1 ? "io_uring_queue_init failed" : "a NOP did not complete");
   expect_no_leak("no_leak_sqpoll_10", before);
 }
 
-// ------------------------------------------------------------ the runner
+// ------------------------------------------------------------ the tests
 
-static const struct test {
-  const char *name;
-  void (*fn)(void);
-  int secs;                     // limit; 0: TEST_SECS
-} tests[] = {
+static const struct test tests[] = {
   { "setup", t_setup, 0 },
   { "notring", t_notring, 0 },
   { "nop", t_nop, 0 },
@@ -1324,119 +1180,17 @@ static const struct test {
 };
 #define NTESTS ((int)(sizeof tests / sizeof tests[0]))
 
-// A check made by the runner itself.
-static void
-runner_check(int ok, const char *name, const char *detail)
-{
-  if (ok)
-    snprintf(line, sizeof line, "PASS %s\n", name);
-  else
-    snprintf(line, sizeof line, "FAIL %s: %s\n", name, detail);
-  write(STDOUT, line, strlen(line));
-  if (ok)
-    npass++;
-  else
-    nfail++;
-}
+// What uringtests does its own way: tests in the table's order, -x, a
+// longer look between polls.
+static const struct suite suite = {
+  .name = "uringtests", .tests = tests, .ntests = NTESTS, .secs = TEST_SECS,
+  .poll = 2, .grace = 10 * HZ, .flags = SUITE_TABLE_ORDER | SUITE_EXCLUDE,
+};
 
-// Run test t in a child; add its recorded checks to the totals, and a
-// FAIL of its own if it crashed, hung or made no check.
-static void
-run_test(const struct test *t)
-{
-  int fd, pid, st = 0, r, t0, limit, killed = 0, n = 0;
-  char c;
-
-  limit = (t->secs ? t->secs : TEST_SECS) * HZ;
-  fd = open(RESULTS, O_CREAT | O_TRUNC | O_RDWR);
-  if (fd < 0) {
-    snprintf(d, sizeof d, "cannot create %s: %s", RESULTS, val(fd));
-    runner_check(0, t->name, d);
-    return;
-  }
-  pid = fork();
-  if (pid == 0) {
-    resfd = fd;
-    tname = t->name;
-    mypid = getpid();
-    t->fn();
-    exit(0);
-  }
-  if (pid < 0) {
-    snprintf(d, sizeof d, "fork: %s", val(pid));
-    runner_check(0, t->name, d);
-    close(fd);
-    return;
-  }
-  t0 = uptime();
-  while ((r = waitpid(pid, &st, WNOHANG)) == 0) {
-    if (uptime() - t0 > limit) {
-      kill(pid, SIGKILL);
-      killed = 1;
-      r = wait_ticks(pid, &st, 10 * HZ);
-      break;
-    }
-    sleep(2);
-  }
-  lseek(fd, 0, SEEK_SET);
-  while (read(fd, &c, 1) == 1) {
-    n++;
-    if (c == 'P')
-      npass++;
-    else
-      nfail++;
-  }
-  close(fd);
-  if (killed) {
-    snprintf(d, sizeof d, "did not finish in %d s; killed after %d checks", limit / HZ, n);
-    runner_check(0, t->name, d);
-  } else if (r != pid) {
-    snprintf(d, sizeof d, "waitpid for the test returned %s", val(r));
-    runner_check(0, t->name, d);
-  } else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    snprintf(d, sizeof d, "test process %s after %d checks", status_str(st), n);
-    runner_check(0, t->name, d);
-  } else if (n == 0) {
-    runner_check(0, t->name, "the test made no checks");
-  }
-}
-
+// Run the tests the command line selects (see the top of this file).
 int
 main(int argc, char **argv)
 {
-  int i, j, only = 0;
-  char skip[NTESTS], run[NTESTS];
-
   crc_init();
-  if (argc == 2 && strcmp(argv[1], "-l") == 0) {
-    for (i = 0; i < NTESTS; i++)
-      printf("%s\n", tests[i].name);
-    return 0;
-  }
-  chdir("/");
-  memset(skip, 0, sizeof skip);
-  memset(run, 0, sizeof run);
-  for (i = 1; i < argc; i++) {
-    int x = strcmp(argv[i], "-x") == 0 && i + 1 < argc;
-    const char *name = x ? argv[++i] : argv[i];
-    for (j = 0; j < NTESTS && strcmp(tests[j].name, name) != 0; j++)
-      ;
-    if (j == NTESTS) {
-      runner_check(0, name, "no such test (uringtests -l lists them)");
-      continue;
-    }
-    if (x) {
-      skip[j] = 1;
-    } else {
-      run[j] = 1;
-      only = 1;
-    }
-  }
-  // In the table's order: the named tests, or all but the excluded ones.
-  for (i = 0; i < NTESTS; i++)
-    if ((only ? run[i] : 1) && !skip[i])
-      run_test(&tests[i]);
-  unlink(RESULTS);
-  printf("%d passed, %d failed\n", npass, nfail);
-  return nfail != 0;
+  return run_suite(&suite, argc, argv);
 }

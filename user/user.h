@@ -12,6 +12,12 @@ typedef unsigned short ushort;
 typedef unsigned int   uint;
 typedef unsigned long  ulong;
 typedef unsigned long  size_t;
+// The kernel's names, for the kernel headers programs share (fs_format.h,
+// elf.h).
+typedef unsigned char  u8;
+typedef unsigned short u16;
+typedef unsigned int   u32;
+typedef unsigned long  u64;
 typedef long           ssize_t;
 
 #define NULL ((void *)0)

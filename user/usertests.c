@@ -9,21 +9,15 @@
 // is reported as a FAIL and the rest go on. Every check prints one line,
 // "PASS test.check" or "FAIL test.check: detail"; the run closes with
 // "N passed, N failed" alone on a line. The last check compares the free
-// physical pages before and after the whole run.
-//
-// How results reach the runner: the test process appends one byte per check
-// ('P' or 'F') to a results file it inherits, and the runner counts them
-// once the test process is gone, so the checks a crashed test made before
-// dying still count. Processes that a test forks (tfork) close that file and
-// report back only through their exit status.
+// physical pages before and after the whole run. The runner, and how
+// results reach it, is the shared one (user/testlib.h).
 //
 // The exec tests run this same program again as a "probe" (argv[0] is
 // PROBE); see probe() at the end.
 
 #include "user/user.h"
+#include "user/testlib.h"
 
-typedef unsigned short u16;     // fs_format.h is written with the kernel's names
-typedef unsigned int u32;
 #include "kernel/fs_format.h"
 
 #define PGSIZE     4096
@@ -33,7 +27,6 @@ typedef unsigned int u32;
 #define MAXPATH    128          // path bytes, NUL included
 #define USTACK     16384        // user stack, just below the initial break
 #define TEST_SECS  20           // a test running longer is killed (default)
-#define RESULTS    "/usertests.res"
 #define SELF       "/usertests" // this program, for the exec tests
 #define PROBE      "ut-probe"   // argv[0] that makes this program a probe
 #define PROBE_BAD  250          // probe exit code for an unknown probe command
@@ -43,166 +36,43 @@ typedef unsigned int u32;
 #define BAD_KERN   ((void *)0x80000000UL)
 #define BAD_HIGH   ((void *)0xffffffffffff0000UL)
 
-static const char *tname = "usertests"; // the running test
-static int resfd = -1;                  // results file, in the test process only
-static int npass, nfail;                // the runner's totals
 static char *initial_brk;               // sbrk(0) when main started: the stack's top
 static char buf[8192];                  // scratch buffers
 static char buf2[8192];
 
 // ------------------------------------------------------------ reporting
 
-// Write the string s to fd with one write().
-static void
-putstr(int fd, const char *s)
-{
-  write(fd, s, strlen(s));
-}
-
-// Render a system call result into b: errors as "-14 (EFAULT)".
-static void
-fmtval(char *b, int n, long v)
-{
-  if (v < 0 && v >= -EMAXERRNO)
-    snprintf(b, n, "%ld (%s)", v, errname((int)v));
-  else
-    snprintf(b, n, "%ld", v);
-}
-
-// Render a wait status into b ("exited 3", "killed by signal 11 (SIGSEGV)");
-// a negative st is the error of the fork or waitpid that should have made it.
-static void
-fmtstatus(char *b, int n, long st)
-{
-  char v[48];
-
-  if (st < 0) {
-    fmtval(v, sizeof v, st);
-    snprintf(b, n, "fork/waitpid failed: %s", v);
-  } else if (WIFEXITED(st)) {
-    snprintf(b, n, "exited %d", WEXITSTATUS(st));
-  } else if (WIFSIGNALED(st)) {
-    snprintf(b, n, "killed by signal %d (%s)", WTERMSIG(st), signame(WTERMSIG(st)));
-  } else {
-    snprintf(b, n, "wait status 0x%lx", st);
-  }
-}
-
-// Record one check of the running test: print its line and, in the test
-// process, append 'P' or 'F' to the results file.
-static void
-report(int ok, const char *check, const char *detail)
-{
-  char line[300];
-
-  if (ok)
-    snprintf(line, sizeof line - 1, "PASS %s.%s", tname, check);
-  else
-    snprintf(line, sizeof line - 1, "FAIL %s.%s: %s", tname, check, detail);
-  strcat(line, "\n");
-  putstr(STDOUT, line);
-  if (resfd >= 0)
-    write(resfd, ok ? "P" : "F", 1);
-}
-
-// Check that a call returned want. Returns 1 if it did.
-static int
-expect(const char *check, long got, long want)
-{
-  char g[48], w[48], d[128];
-
-  if (got == want) {
-    report(1, check, 0);
-    return 1;
-  }
-  fmtval(g, sizeof g, got);
-  fmtval(w, sizeof w, want);
-  snprintf(d, sizeof d, "got %s, want %s", g, w);
-  report(0, check, d);
-  return 0;
-}
-
 // Check that a call succeeded (returned >= 0). Returns 1 if it did.
 static int
 expect_ok(const char *check, long got)
 {
-  char g[48], d[128];
+  char d[128];
 
-  if (got >= 0) {
-    report(1, check, 0);
-    return 1;
-  }
-  fmtval(g, sizeof g, got);
-  snprintf(d, sizeof d, "got %s, want success", g);
-  report(0, check, d);
-  return 0;
-}
-
-// Check a condition; detail says what is wrong when it is false.
-static int
-expect_true(const char *check, int cond, const char *detail)
-{
-  report(cond, check, detail);
-  return cond;
+  snprintf(d, sizeof d, "got %s, want success", val(got));
+  return expect_true(check, got >= 0, d);
 }
 
 // Check that wait status st says "exited with code".
 static int
 expect_exit(const char *check, int st, int code)
 {
-  char s[80], d[128];
+  char d[128];
 
-  if (st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == code) {
-    report(1, check, 0);
-    return 1;
-  }
-  fmtstatus(s, sizeof s, st);
-  snprintf(d, sizeof d, "child %s, want exited %d", s, code);
-  report(0, check, d);
-  return 0;
+  snprintf(d, sizeof d, "child %s, want exited %d", wstatus(st), code);
+  return expect_true(check, st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == code, d);
 }
 
 // Check that wait status st says "killed by signal sig".
 static int
 expect_signal(const char *check, int st, int sig)
 {
-  char s[80], d[128];
+  char d[128];
 
-  if (st >= 0 && WIFSIGNALED(st) && WTERMSIG(st) == sig) {
-    report(1, check, 0);
-    return 1;
-  }
-  fmtstatus(s, sizeof s, st);
-  snprintf(d, sizeof d, "child %s, want killed by signal %d (%s)", s, sig, signame(sig));
-  report(0, check, d);
-  return 0;
-}
-
-// A step a test depends on: silent when it succeeds (got >= 0), a FAIL
-// line when it does not. Returns 1 on success.
-static int
-need(const char *check, long got)
-{
-  if (got >= 0)
-    return 1;
-  return expect_ok(check, got);
+  snprintf(d, sizeof d, "child %s, want killed by signal %d (%s)", wstatus(st), sig, signame(sig));
+  return expect_true(check, st >= 0 && WIFSIGNALED(st) && WTERMSIG(st) == sig, d);
 }
 
 // ------------------------------------------------------------ processes
-
-// fork() for use inside a test: the child drops the results file, so that
-// only the test process itself records checks.
-static int
-tfork(void)
-{
-  int pid = fork();
-
-  if (pid == 0 && resfd >= 0) {
-    close(resfd);
-    resfd = -1;
-  }
-  return pid;
-}
 
 // Run fn(arg) in a child (which exits 0 if fn returns); return the child's
 // wait status, or -errno if fork or waitpid failed.
@@ -224,28 +94,16 @@ in_child(void (*fn)(long), long arg)
   return st;
 }
 
-// waitpid(pid, st, 0) that gives up after ticks: returns waitpid's result,
-// or 0 if the child is still running.
-static int
-wait_ticks(int pid, int *st, int ticks)
-{
-  int t0 = uptime(), r;
-
-  while ((r = waitpid(pid, st, WNOHANG)) == 0 && uptime() - t0 < ticks)
-    sleep(1);
-  return r;
-}
-
 // Reap pid within ticks; if it does not end, kill it with SIGKILL and reap
 // it. Returns the first wait_ticks() result (0: it had to be killed).
 static int
 reap_or_kill(int pid, int *st, int ticks)
 {
-  int r = wait_ticks(pid, st, ticks);
+  int r = wait_ticks(pid, st, 0, ticks);
 
   if (r == 0) {
     kill(pid, SIGKILL);
-    wait_ticks(pid, st, 2 * HZ);
+    wait_ticks(pid, st, 0, 2 * HZ);
   }
   return r;
 }
@@ -646,7 +504,7 @@ t_manyprocs(void)
     ok = 1;
     d[0] = 0;
     for (int i = 0; i < counts[round]; i++) {
-      r = wait_ticks(-1, &st, 5 * HZ);
+      r = wait_ticks(-1, &st, 0, 5 * HZ);
       if (r <= 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         snprintf(d, sizeof d, "reaping child %d of %d: waitpid returned %d, status 0x%x",
                  i + 1, counts[round], r, st);
@@ -768,14 +626,13 @@ try_exec(const char *path, char **argv)
 static int
 expect_exec_err(const char *check, const char *path, char **argv, int err)
 {
-  char s[80], d[160];
+  char d[160];
   int st = try_exec(path, argv);
 
   if (st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == err) {
-    report(1, check, 0);
+    expect_true(check, 1, 0);
     return 1;
   }
-  fmtstatus(s, sizeof s, st);
   if (st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == PROBE_BAD)
     snprintf(d, sizeof d, "exec succeeded, want -%d (%s)", err, errname(err));
   else if (st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 200)
@@ -786,8 +643,8 @@ expect_exec_err(const char *check, const char *path, char **argv, int err)
     snprintf(d, sizeof d, "exec returned -%d (%s), want -%d (%s)",
              WEXITSTATUS(st), errname(WEXITSTATUS(st)), err, errname(err));
   else
-    snprintf(d, sizeof d, "child %s, want exec to return -%d (%s)", s, err, errname(err));
-  report(0, check, d);
+    snprintf(d, sizeof d, "child %s, want exec to return -%d (%s)", wstatus(st), err, errname(err));
+  expect_true(check, 0, d);
   return 0;
 }
 
@@ -1151,7 +1008,7 @@ static void
 expect_epipe(const char *check, int st)
 {
   if (st >= 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE)
-    report(1, check, 0);
+    expect_true(check, 1, 0);
   else
     expect_exit(check, st, 0);
 }
@@ -1440,7 +1297,7 @@ t_maxfile(void)
   // succeeds, the write there must fail with EFBIG.
   r = lseek(fd, max + 4096, SEEK_SET);
   if (r == -EINVAL)
-    report(1, "beyond_max", 0);
+    expect_true("beyond_max", 1, 0);
   else if (expect("seek_beyond", r, max + 4096))
     expect("beyond_max", write(fd, "M", 1), -EFBIG);
   expect("size_kept", fstat(fd, &st) == 0 ? (long)st.size : -1, max);
@@ -1468,7 +1325,7 @@ expect_content(const char *check, const char *path, const char *want)
 
   got[n > 0 ? n : 0] = 0;
   if (n < 0)
-    fmtval(got, sizeof got, n);
+    snprintf(got, sizeof got, "%s", val(n));
   snprintf(d, sizeof d, "%s holds \"%s\", want \"%s\"", path, got, want);
   expect_true(check, n >= 0 && strcmp(got, want) == 0, d);
 }
@@ -2602,16 +2459,9 @@ out:
   leave_scratch("/ut_diskfull");
 }
 
-// ------------------------------------------------------------ the runner
+// ------------------------------------------------------------ the tests
 
-#define NAMED_ONLY 1    // slow: runs only when named on the command line
-
-static const struct test {
-  const char *name;
-  void (*fn)(void);
-  int flags;
-  int secs;             // time limit; 0: TEST_SECS
-} tests[] = {
+static const struct test tests[] = {
   { "fork", t_fork, 0, 0 },
   { "exitstatus", t_exitstatus, 0, 0 },
   { "wait", t_wait, 0, 0 },
@@ -2654,124 +2504,9 @@ static const struct test {
 #if defined(__riscv) || defined(__x86_64__)
   { "nosys", t_nosys, 0, 0 },
 #endif
-  { "diskfull", t_diskfull, NAMED_ONLY, 240 },
+  { "diskfull", t_diskfull, 240, TEST_NAMED_ONLY },
 };
 #define NTESTS ((int)(sizeof tests / sizeof tests[0]))
-
-// A check made by the runner itself (not inside a test process).
-static void
-runner_check(int ok, const char *name, const char *detail)
-{
-  char line[300];
-
-  if (ok)
-    snprintf(line, sizeof line - 1, "PASS %s", name);
-  else
-    snprintf(line, sizeof line - 1, "FAIL %s: %s", name, detail);
-  strcat(line, "\n");
-  putstr(STDOUT, line);
-  if (ok)
-    npass++;
-  else
-    nfail++;
-}
-
-// Count the 'P' and 'F' bytes of results file fd into the totals;
-// returns how many there were.
-static int
-count_results(int fd)
-{
-  char b[256];
-  int n, total = 0;
-
-  lseek(fd, 0, SEEK_SET);
-  while ((n = read(fd, b, sizeof b)) > 0)
-    for (int i = 0; i < n; i++) {
-      if (b[i] == 'P')
-        npass++;
-      else if (b[i] == 'F')
-        nfail++;
-      total++;
-    }
-  return total;
-}
-
-// Run test t in a child process, with a time limit, and count its checks;
-// a child that crashes, hangs or makes no checks is one more FAIL.
-static void
-run_test(const struct test *t)
-{
-  int fd, pid, st = 0, r, t0, limit, timedout = 0, n;
-  char d[128], s[80];
-
-  limit = (t->secs ? t->secs : TEST_SECS) * HZ;
-  fd = open(RESULTS, O_CREAT | O_TRUNC | O_RDWR);
-  if (fd < 0) {
-    fmtval(s, sizeof s, fd);
-    snprintf(d, sizeof d, "cannot create %s: %s", RESULTS, s);
-    runner_check(0, t->name, d);
-    return;
-  }
-  pid = fork();
-  if (pid == 0) {
-    resfd = fd;
-    tname = t->name;
-    t->fn();
-    exit(0);
-  }
-  if (pid < 0) {
-    fmtval(s, sizeof s, pid);
-    snprintf(d, sizeof d, "fork failed: %s", s);
-    runner_check(0, t->name, d);
-    close(fd);
-    return;
-  }
-  t0 = uptime();
-  while ((r = waitpid(pid, &st, WNOHANG)) == 0) {
-    if (uptime() - t0 > limit) {
-      kill(pid, SIGKILL);
-      timedout = 1;
-      r = wait_ticks(pid, &st, 5 * HZ);
-      break;
-    }
-    sleep(1);
-  }
-  n = count_results(fd);
-  close(fd);
-  fmtstatus(s, sizeof s, st);
-  if (timedout) {
-    snprintf(d, sizeof d, "did not finish in %d s (killed; waitpid then returned %d)", limit / HZ, r);
-    runner_check(0, t->name, d);
-  } else if (r != pid) {
-    fmtval(s, sizeof s, r);
-    snprintf(d, sizeof d, "waitpid for the test process returned %s", s);
-    runner_check(0, t->name, d);
-  } else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    snprintf(d, sizeof d, "test process %s after %d checks", s, n);
-    runner_check(0, t->name, d);
-  } else if (n == 0) {
-    runner_check(0, t->name, "the test made no checks");
-  }
-}
-
-// The test named name, or NULL.
-static const struct test *
-find_test(const char *name)
-{
-  for (int i = 0; i < NTESTS; i++)
-    if (strcmp(tests[i].name, name) == 0)
-      return &tests[i];
-  return 0;
-}
-
-// Return 1 if s ends with suffix.
-static int
-ends_with(const char *s, const char *suffix)
-{
-  int n = strlen(s), m = strlen(suffix);
-
-  return n >= m && strcmp(s + n - m, suffix) == 0;
-}
 
 // Probe mode, for the exec tests (argv[0] is PROBE or anything that is not
 // this suite's name):
@@ -2809,44 +2544,17 @@ probe(int argc, char **argv)
   return PROBE_BAD;
 }
 
-// Run the tests named on the command line (or all that are not NAMED_ONLY),
-// then check that free memory is back where it started.
+// What usertests does its own way: tests named only, the probe mode.
+static const struct suite suite = {
+  .name = "usertests", .tests = tests, .ntests = NTESTS, .secs = TEST_SECS,
+  .flags = SUITE_FREEMEM, .probe = probe,
+};
+
+// Run the tests named on the command line (or all that are not
+// TEST_NAMED_ONLY), then check that free memory is back where it started.
 int
 main(int argc, char **argv)
 {
-  const struct test *t;
-  long before, after;
-  char d[128];
-
-  if (argc < 1 || !ends_with(argv[0], "usertests"))
-    return probe(argc, argv);
-  if (argc == 2 && strcmp(argv[1], "-l") == 0) {
-    for (int i = 0; i < NTESTS; i++)
-      printf("%s%s\n", tests[i].name, tests[i].flags & NAMED_ONLY ? " (only when named)" : "");
-    return 0;
-  }
   initial_brk = sbrk(0);
-  chdir("/");
-  before = freemem();
-  if (argc == 1) {
-    for (int i = 0; i < NTESTS; i++)
-      if (!(tests[i].flags & NAMED_ONLY))
-        run_test(&tests[i]);
-  } else {
-    for (int i = 1; i < argc; i++) {
-      t = find_test(argv[i]);
-      if (t)
-        run_test(t);
-      else
-        runner_check(0, argv[i], "no such test (usertests -l lists them)");
-    }
-  }
-  unlink(RESULTS);
-  sleep(10);
-  after = freemem();
-  snprintf(d, sizeof d, "%ld free pages before the tests, %ld after (%ld lost)",
-           before, after, before - after);
-  runner_check(before == after, "freemem", d);
-  printf("%d passed, %d failed\n", npass, nfail);
-  return nfail != 0;
+  return run_suite(&suite, argc, argv);
 }

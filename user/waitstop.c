@@ -21,89 +21,35 @@
 // usage or start error, else 0. CMD without a '/' is looked for in /.
 
 #include "user.h"
-
-typedef unsigned short u16;     // fs_format.h uses the kernel's names
-typedef unsigned int u32;
-#include "kernel/fs_format.h"
+#include "proc.h"
 
 #define POLL (HZ / 10)
 #define MAXPATH 128             // path bytes, NUL included (kernel/param.h)
-
-// Read the small file path into b (NUL-terminated); length or -errno.
-static int
-readfile(const char *path, char *b, int size)
-{
-  int fd = open(path, O_RDONLY), n = 0, len = 0;
-
-  if (fd < 0)
-    return fd;
-  while (len < size - 1 && (n = read(fd, b + len, size - 1 - len)) > 0)
-    len += n;
-  close(fd);
-  b[len] = 0;
-  return n < 0 ? n : len;
-}
-
-// The state letter and name in a stat file's text ("5 (name) S ...");
-// the state, or 0 if the text is not one.
-static char
-parse_stat(const char *s, char *name, int size)
-{
-  const char *p = strchr(s, '('), *e = strrchr(s, ')');
-  int n;
-
-  if (!p || !e || e < p || e[1] != ' ')
-    return 0;
-  n = e - p - 1 < size - 1 ? e - p - 1 : size - 1;
-  memcpy(name, p + 1, n);
-  name[n] = 0;
-  return e[2];
-}
-
-// The state letter of thread tid of process pid, or 0 if it is gone.
-static char
-thread_state(int pid, int tid)
-{
-  char path[64], st[256], name[32];
-
-  snprintf(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
-  if (readfile(path, st, sizeof st) <= 0)
-    return 0;
-  return parse_stat(st, name, sizeof name);
-}
+#define MAXTIDS 64              // threads in a process (NTASK)
 
 // Print "tid S name, ..." for every thread of pid; return how many are
 // not stopped (T) through *notstopped, and how many there are.
 static int
 show_threads(int pid, int *notstopped)
 {
-  struct dirent de;
-  char path[64], st[256], name[32], nm[DIRSIZ + 1], out[1024];
-  int fd, n = 0, len = 0;
-  char s;
+  struct procstat ps;
+  char out[1024];
+  int tids[MAXTIDS], ntids, n = 0, len = 0;
 
   *notstopped = 0;
   out[0] = 0;
-  snprintf(path, sizeof path, "/proc/%d/task", pid);
-  fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return 0;
-  while (read(fd, &de, sizeof de) == sizeof de) {
-    if (de.inum == 0 || de.name[0] < '0' || de.name[0] > '9')
-      continue;
-    memcpy(nm, de.name, DIRSIZ);
-    nm[DIRSIZ] = 0;
-    snprintf(path, sizeof path, "/proc/%d/task/%s/stat", pid, nm);
-    if (readfile(path, st, sizeof st) <= 0 || !(s = parse_stat(st, name, sizeof name)))
+  ntids = task_ids(pid, tids, MAXTIDS);
+  for (int i = 0; i < ntids; i++) {
+    if (task_stat(pid, tids[i], &ps) < 0)
       continue;
     n++;
-    if (s != 'T')
+    if (ps.state != 'T')
       (*notstopped)++;
     if (len < (int)sizeof out - 40)
-      len += snprintf(out + len, sizeof out - len, "%s%s %c %s", n > 1 ? ", " : "", nm, s, name);
+      len += snprintf(out + len, sizeof out - len, "%s%d %c %s", n > 1 ? ", " : "", tids[i], ps.state, ps.comm);
   }
-  close(fd);
-  printf("waitstop: threads of %d: %s\n", pid, out);
+  if (ntids >= 0)
+    printf("waitstop: threads of %d: %s\n", pid, out);
   return n;
 }
 
@@ -178,7 +124,7 @@ main(int argc, char *argv[])
         printf("waitstop: PID %d exited %d\n", pid, WEXITSTATUS(st));
       return unreported;
     }
-    if (watch == 0 && thread_state(pid, pid) == 'T') {
+    if (watch == 0 && task_state(pid, pid) == 'T') {
       watch = 1;
       t_stop = uptime();
       printf("waitstop: PID %d: main thread stopped (T); waiting %d s for waitpid to report the stop\n",

@@ -1,0 +1,170 @@
+// Reading /proc: small files, status fields, stat lines, the pid and tid
+// directories. See user/proc.h.
+
+#include "user.h"
+#include "proc.h"
+
+#include "kernel/fs_format.h"
+
+#define DIRBATCH 16             // directory records per read()
+
+// Read the small file path into buf, NUL-terminated (at most size-1
+// bytes). Returns the length, or -errno if the open or a read fails.
+int
+readfile(const char *path, char *buf, int size)
+{
+  int fd, n = 0, len = 0;
+
+  fd = open(path, O_RDONLY);
+  if (fd < 0)
+    return fd;
+  while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+    len += n;
+  close(fd);
+  buf[len] = 0;
+  return n < 0 ? n : len;
+}
+
+// The value of field name ("State:", with its colon) in the text of a
+// status or meminfo file, after the tabs and spaces; NULL if absent.
+const char *
+proc_field(const char *text, const char *name)
+{
+  const char *p = strstr(text, name);
+
+  if (!p)
+    return NULL;
+  p += strlen(name);
+  while (*p == ' ' || *p == '\t')
+    p++;
+  return p;
+}
+
+// Read /proc/PID/task/TID/status into buf, as readfile() does.
+int
+task_status(int pid, int tid, char *buf, int size)
+{
+  char path[64];
+
+  snprintf(path, sizeof path, "/proc/%d/task/%d/status", pid, tid);
+  return readfile(path, buf, size);
+}
+
+// Skip one space-separated field of s; returns what follows.
+static const char *
+skipfield(const char *s)
+{
+  while (*s == ' ')
+    s++;
+  while (*s && *s != ' ')
+    s++;
+  return s;
+}
+
+// Parse the text of a stat file into ps. The name may hold spaces and
+// parentheses, so it ends at the last ')'; utime and stime are fields 14
+// and 15, as on Linux. Returns 0, or -EINVAL if the text is malformed.
+int
+parse_stat(const char *text, struct procstat *ps)
+{
+  const char *lp = strchr(text, '('), *rp = strrchr(text, ')'), *s;
+  int len;
+
+  if (!lp || !rp || rp < lp || rp[1] != ' ')
+    return -EINVAL;
+  len = rp - lp - 1;
+  if (len >= (int)sizeof ps->comm)
+    len = sizeof ps->comm - 1;
+  memmove(ps->comm, lp + 1, len);
+  ps->comm[len] = 0;
+  ps->state = rp[2];
+  s = rp + 3;
+  for (int field = 4; field < 14; field++)      // ppid .. cmajflt
+    s = skipfield(s);
+  if (!*s)
+    return -EINVAL;
+  ps->ticks = atol(s);
+  s = skipfield(s);
+  if (!*s)
+    return -EINVAL;
+  ps->ticks += atol(s);
+  return 0;
+}
+
+// Read and parse the stat file at path. Returns 0 or -errno.
+int
+read_stat(const char *path, struct procstat *ps)
+{
+  char buf[512];
+  int r = readfile(path, buf, sizeof buf);
+
+  if (r < 0)
+    return r;
+  return parse_stat(buf, ps);
+}
+
+// Read and parse /proc/PID/task/TID/stat. Returns 0 or -errno.
+int
+task_stat(int pid, int tid, struct procstat *ps)
+{
+  char path[64];
+
+  snprintf(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
+  return read_stat(path, ps);
+}
+
+// The state letter of thread tid of process pid, or 0 if it is gone.
+char
+task_state(int pid, int tid)
+{
+  struct procstat ps;
+
+  return task_stat(pid, tid, &ps) < 0 ? 0 : ps.state;
+}
+
+// The id that directory entry de names, or -1 if it is not a decimal
+// number (".", "..", or a file such as "self").
+static int
+entry_id(const struct dirent *de)
+{
+  char name[DIRSIZ + 1];
+
+  if (de->inum == 0)
+    return -1;
+  memmove(name, de->name, DIRSIZ);
+  name[DIRSIZ] = 0;
+  for (int i = 0; name[i]; i++)
+    if (name[i] < '0' || name[i] > '9')
+      return -1;
+  return name[0] ? atoi(name) : -1;
+}
+
+// The ids (pids or tids) that directory dir lists, in its order, into ids:
+// the first max of them. Returns how many, or -errno if dir cannot be
+// opened (its process has ended) or read.
+int
+proc_ids(const char *dir, int *ids, int max)
+{
+  struct dirent de[DIRBATCH];
+  int fd, n, count = 0, id;
+
+  fd = open(dir, O_RDONLY);
+  if (fd < 0)
+    return fd;
+  while ((n = read(fd, de, sizeof de)) > 0)
+    for (int i = 0; i < n / (int)sizeof de[0]; i++)
+      if ((id = entry_id(&de[i])) > 0 && count < max)
+        ids[count++] = id;
+  close(fd);
+  return n < 0 ? n : count;
+}
+
+// The tids in /proc/PID/task, as proc_ids() gives them.
+int
+task_ids(int pid, int *ids, int max)
+{
+  char path[32];
+
+  snprintf(path, sizeof path, "/proc/%d/task", pid);
+  return proc_ids(path, ids, max);
+}

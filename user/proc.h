@@ -1,0 +1,25 @@
+// Reading /proc (user/lib/proc.c), for ps, top, mgdb and the tests.
+// Include after user.h. Files are read whole into the caller's buffer;
+// a task that ends while it is read gives an error (ENOENT or ESRCH),
+// which callers treat as "gone".
+#ifndef TASKLAB_PROC_H
+#define TASKLAB_PROC_H
+
+// What /proc/.../stat says of one task: "tid (comm) S ppid ... utime stime ...".
+struct procstat {
+  char comm[32];                // the task's name (at most 15 bytes on this kernel)
+  char state;                   // Linux's state letter: R S D T t Z X
+  ulong ticks;                  // utime + stime, in ticks of 1/HZ s
+};
+
+int readfile(const char *path, char *buf, int size);
+const char *proc_field(const char *text, const char *name);
+int task_status(int pid, int tid, char *buf, int size);
+int parse_stat(const char *text, struct procstat *ps);
+int read_stat(const char *path, struct procstat *ps);
+int task_stat(int pid, int tid, struct procstat *ps);
+char task_state(int pid, int tid);
+int proc_ids(const char *dir, int *ids, int max);
+int task_ids(int pid, int *ids, int max);
+
+#endif
