@@ -153,17 +153,9 @@ measure_row() {
 		say "    A new copy for the last test: PID $PID."
 	fi
 	stop_copy "$PID"
-	run_cmd "kill -9 $PID" 20
-	if wait_after "$CMD_FROM" "$WS""PID $PID (killed|exited)" 15; then
+	if kill_copy "$PID" 15; then
 		get_nthreads "$PID"
-		i=0
-		while :; do
-			get_memfree
-			[ "$MEMFREE" = "$MEM0" ] && break
-			i=$((i + 1))
-			[ $i -ge 3 ] && break
-			run_cmd 'sleep 1' 10
-		done
+		await_memfree
 		if [ "$NTHREADS" = 0 ] && [ "$MEMFREE" = "$MEM0" ]; then
 			SKCELL="clean"
 			say "    kill -STOP then kill -9 $PID: every thread ends, MemFree is back to $MEM0 kB."

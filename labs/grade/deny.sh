@@ -111,8 +111,7 @@ fi
 # 5. kill -9 PID still ends everything, and every page comes back.
 if [ "$ALIVE" = no ]; then
 	fail "kill -9 $PID: nothing left to kill (the kill to an I/O thread ended it)"
-elif run_cmd "kill -9 $PID" 20 && wait_after "$CMD_FROM" "$WS""PID $PID (killed by signal|exited)" 30; then
-	HOW=$(line_after "$CMD_FROM" "$WS""PID $PID (killed by signal|exited)" | sed 's/.*waitstop:/waitstop:/')
+elif kill_copy "$PID" 30; then
 	case "$HOW" in
 	*"killed by signal 9 "*) pass "kill -9 $PID ends it: $HOW" ;;
 	*) fail_log "kill -9 $PID: want killed by signal 9, got: $HOW" ;;
@@ -121,14 +120,7 @@ else
 	fail_log "kill -9 $PID: the process did not end within 30 s: $Q_REASON"
 fi
 get_threads "$PID"
-i=0
-while :; do
-	get_memfree
-	[ "$MEMFREE" = "$MEM0" ] && break
-	i=$((i + 1))
-	[ $i -ge 3 ] && break
-	run_cmd 'sleep 1' 10
-done
+await_memfree
 if [ -z "$THREADS" ] && [ "$MEMFREE" = "$MEM0" ]; then
 	pass "no thread of $PID is left and no page is lost (MemFree $MEMFREE kB)"
 else

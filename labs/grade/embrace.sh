@@ -185,8 +185,7 @@ else
 	run_cmd "kill -STOP $PID" 20
 	wait_after "$CMD_FROM" "$WS""PID $PID: main thread stopped" 10
 fi
-if run_cmd "kill -9 $PID" 20 && wait_after "$CMD_FROM" "$WS""PID $PID (killed by signal|exited)" 10; then
-	HOW=$(line_after "$CMD_FROM" "$WS""PID $PID (killed by signal|exited)" | sed 's/.*waitstop:/waitstop:/')
+if kill_copy "$PID" 10; then
 	case "$HOW" in
 	*"killed by signal 9 "*) pass "kill -STOP then kill -9 $PID ends it: $HOW" ;;
 	*) fail_log "kill -STOP then kill -9 $PID: want killed by signal 9, got: $HOW" ;;
@@ -196,14 +195,7 @@ else
 	fail_log "kill -STOP then kill -9 $PID: the process did not end within 10 s: $Q_REASON; threads: $(echo $THREADS)"
 fi
 get_nthreads "$PID"
-i=0
-while :; do
-	get_memfree
-	[ "$MEMFREE" = "$MEM0" ] && break
-	i=$((i + 1))
-	[ $i -ge 3 ] && break
-	run_cmd 'sleep 1' 10
-done
+await_memfree
 if [ "$NTHREADS" = 0 ] && [ "$MEMFREE" = "$MEM0" ]; then
 	pass "no thread of $PID is left and no page is lost (MemFree $MEMFREE kB, as before uringcp ran)"
 else

@@ -114,8 +114,7 @@ else
 fi
 
 # 4. kill -9 PID ends everything, and every page comes back.
-if run_cmd "kill -9 $PID" 20 && wait_after "$CMD_FROM" "$WS""PID $PID (killed by signal|exited)" 30; then
-	HOW=$(line_after "$CMD_FROM" "$WS""PID $PID (killed by signal|exited)" | sed 's/.*waitstop:/waitstop:/')
+if kill_copy "$PID" 30; then
 	case "$HOW" in
 	*"killed by signal 9 "*) pass "kill -9 $PID ends it: $HOW" ;;
 	*) fail_log "kill -9 $PID: want killed by signal 9, got: $HOW" ;;
@@ -124,14 +123,7 @@ else
 	fail_log "kill -9 $PID: the process did not end within 30 s: $Q_REASON"
 fi
 get_nthreads "$PID"
-i=0
-while :; do
-	get_memfree
-	[ "$MEMFREE" = "$MEM0" ] && break
-	i=$((i + 1))
-	[ $i -ge 3 ] && break
-	run_cmd 'sleep 1' 10
-done
+await_memfree
 if [ "$NTHREADS" = 0 ] && [ "$MEMFREE" = "$MEM0" ]; then
 	pass "no thread of $PID is left, hidden or not, and no page is lost (MemFree $MEMFREE kB)"
 else

@@ -33,6 +33,8 @@
 #                               STOP_DETAIL says which threads did not stop)
 #   wait_io_idle PID SECS       wait until no I/O thread of PID is R or D
 #   get_memfree                 MEMFREE = MemFree in kB (/proc/meminfo)
+#   await_memfree               ... again, until it is back to MEM0 (3 s)
+#   kill_copy PID SECS          kill -9 PID; HOW = how waitstop saw it end
 #   finish                      power off, print the closing line, exit
 
 # FAIL_FAST=1 (labs/grade/solutions.sh sets it where it expects a grader
@@ -112,6 +114,31 @@ line_after() {
 get_memfree() {
 	run_cmd 'cat /proc/meminfo' 20
 	MEMFREE=$(awk '$1 == "MemFree:" { v = $2 } END { print v }' "$OUT")
+}
+
+# await_memfree: get_memfree again, a second apart (3 looks at most),
+# until MEMFREE is back to MEM0: the pages of a process that has just
+# ended may take a moment to come back. False if they did not.
+await_memfree() {
+	_am_i=0
+	while :; do
+		get_memfree
+		[ "$MEMFREE" = "$MEM0" ] && return 0
+		_am_i=$((_am_i + 1))
+		[ $_am_i -ge 3 ] && return 1
+		run_cmd 'sleep 1' 10
+	done
+}
+
+# kill_copy PID SECS: kill -9 PID and wait up to SECS for waitstop to say
+# how it ended: HOW = that line ("waitstop: PID 6 killed by signal 9
+# (KILL)"). False, with HOW empty, if it did not end in time.
+kill_copy() {
+	HOW=""
+	run_cmd "kill -9 $1" 20 &&
+		wait_after "$CMD_FROM" "$WS""PID $1 (killed by signal|exited)" "$2" &&
+		HOW=$(line_after "$CMD_FROM" "$WS""PID $1 (killed by signal|exited)" | sed 's/.*waitstop:/waitstop:/')
+	[ -n "$HOW" ]
 }
 
 # finish: power off, print the closing line; exit 1 if anything failed.
