@@ -88,7 +88,8 @@ $(KERNEL): $(KOBJ) kernel/arch/$(ARCH)/kernel.ld
 	$(OBJDUMP) -S $@ > $(B)/kernel.asm
 
 # ---------------------------------------------------------------- user
-# Every user/NAME.c is one program, installed as /NAME: nothing to list.
+# Every user/NAME.c, and every directory user/NAME/ of .c files (but the
+# library, user/lib/), is one program, installed as /NAME: nothing to list.
 ULIBSRC := $(wildcard user/lib/*.c)
 ULIBASM := $(wildcard user/lib/*.S) $(wildcard user/lib/$(ARCH)/*.S)
 # The C library goes into an archive, so that a program links only the
@@ -96,7 +97,12 @@ ULIBASM := $(wildcard user/lib/*.S) $(wildcard user/lib/$(ARCH)/*.S)
 ULIBOBJ := $(patsubst %.c,$(B)/%.o,$(ULIBSRC))
 ULIBASMOBJ := $(patsubst %.S,$(B)/%.o,$(ULIBASM))
 ULIB := $(B)/user/lib/ulib.a
-UPROGS := $(patsubst user/%.c,$(B)/user/bin/%,$(wildcard user/*.c))
+UDIRS := $(filter-out user/lib/,$(sort $(dir $(wildcard user/*/*.c))))
+UPROGS := $(patsubst user/%.c,$(B)/user/bin/%,$(wildcard user/*.c)) \
+	$(patsubst user/%/,$(B)/user/bin/%,$(UDIRS))
+UPROGOBJ := $(patsubst %.c,$(B)/%.o,$(wildcard user/*.c $(addsuffix *.c,$(UDIRS))))
+# The objects of program $*: user/$*.c, or the .c files in user/$*/.
+uobjs = $(filter $(B)/user/$*.o $(B)/user/$*/%,$(UPROGOBJ))
 
 $(B)/user/%.o: user/%.c
 	@mkdir -p $(dir $@)
@@ -109,9 +115,11 @@ $(ULIB): $(ULIBOBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/user/bin/%: $(B)/user/%.o $(ULIBASMOBJ) $(ULIB) user/lib/$(ARCH)/user.ld
+# $$(uobjs) is expanded once more per program, when $* is its name.
+.SECONDEXPANSION:
+$(B)/user/bin/%: $$(uobjs) $(ULIBASMOBJ) $(ULIB) user/lib/$(ARCH)/user.ld
 	@mkdir -p $(dir $@)
-	$(LD) -z max-page-size=4096 -T user/lib/$(ARCH)/user.ld -o $@ $< $(ULIBASMOBJ) $(ULIB)
+	$(LD) -z max-page-size=4096 -T user/lib/$(ARCH)/user.ld -o $@ $(uobjs) $(ULIBASMOBJ) $(ULIB)
 
 # ---------------------------------------------------------------- fs image
 MKFS := build/mkfs
@@ -122,7 +130,7 @@ $(MKFS): mkfs/mkfs.c kernel/fs_format.h kernel/stat.h
 $(B)/fs.img: $(MKFS) $(UPROGS) README.md
 	$(MKFS) $@ README.md $(UPROGS)
 
--include $(KOBJ:.o=.d) $(ULIBOBJ:.o=.d) $(ULIBASMOBJ:.o=.d) $(UPROGS:$(B)/user/bin/%=$(B)/user/%.d)
+-include $(KOBJ:.o=.d) $(ULIBOBJ:.o=.d) $(ULIBASMOBJ:.o=.d) $(UPROGOBJ:.o=.d)
 .PRECIOUS: $(B)/user/%.o
 
 # ---------------------------------------------------------------- run
