@@ -1,0 +1,743 @@
+// usertests: files, directories, file descriptors.
+
+#include "usertests.h"
+
+// ------------------------------------------------------------ tests: files
+
+// files: create, write, read back, EOF, reopen, overwrite in place without
+// changing the size, O_CREAT of an existing file keeps its data.
+void
+t_files(void)
+{
+  struct stat st;
+  int fd;
+
+  if (!enter_scratch("/ut_files"))
+    return;
+  fd = open("f", O_CREAT | O_RDWR);
+  if (expect_ok("create", fd)) {
+    expect("write", write_pattern(fd, 0, 5000, 1), 5000);
+    expect("fstat", fstat(fd, &st), 0);
+    expect("size", st.size, 5000);
+    expect("type", st.type, T_FILE);
+    expect("nlink", st.nlink, 1);
+    expect("rewind", lseek(fd, 0, SEEK_SET), 0);
+    expect("read", check_pattern(fd, 0, 5000, 1, 8000), 5000);
+    expect("eof", read(fd, buf, 10), 0);
+    close(fd);
+  }
+  fd = open("f", O_RDONLY);
+  if (expect_ok("reopen", fd)) {
+    expect("read_pieces", check_pattern(fd, 0, 5000, 1, 777), 5000);
+    close(fd);
+  }
+  fd = open("f", O_WRONLY);
+  if (expect_ok("open_write", fd)) {
+    expect("overwrite", write(fd, "XYZ", 3), 3);
+    close(fd);
+  }
+  expect("size_kept", get_file("f", buf2, sizeof buf2), 5000);
+  expect_true("overwritten", memcmp(buf2, "XYZ", 3) == 0 && (uchar)buf2[3] == pat(3, 1) &&
+              (uchar)buf2[4999] == pat(4999, 1), "file content wrong after overwriting 3 bytes");
+  fd = open("f", O_CREAT | O_RDWR);
+  if (expect_ok("creat_existing", fd)) {
+    expect("creat_keeps_data", fstat(fd, &st) == 0 ? (long)st.size : -1, 5000);
+    close(fd);
+  }
+  leave_scratch("/ut_files");
+}
+
+// trunc: O_TRUNC empties a file; blocks written later read back as zeros,
+// never as the old data.
+void
+t_trunc(void)
+{
+  struct stat st;
+  int fd, stale = 0;
+
+  if (!enter_scratch("/ut_trunc"))
+    return;
+  fd = open("f", O_CREAT | O_WRONLY);
+  if (!need("create", fd))
+    goto out;
+  need("fill", write_pattern(fd, 0, 20000, 5));
+  close(fd);
+  fd = open("f", O_RDWR | O_TRUNC);
+  if (!expect_ok("open_trunc", fd))
+    goto out;
+  expect("size_zero", fstat(fd, &st) == 0 ? (long)st.size : -1, 0);
+  expect("read_empty", read(fd, buf, 10), 0);
+  expect("write", write(fd, "abc", 3), 3);
+  expect("seek", lseek(fd, 10000, SEEK_SET), 10000);
+  expect("write_far", write(fd, "z", 1), 1);
+  expect("size", fstat(fd, &st) == 0 ? (long)st.size : -1, 10001);
+  lseek(fd, 0, SEEK_SET);
+  expect("read_back", read_all(fd, buf2, 8192), 8192);
+  for (int i = 3; i < 8192; i++)
+    if (buf2[i] != 0)
+      stale++;
+  expect("no_stale_data", stale, 0);
+  expect_true("head", memcmp(buf2, "abc", 3) == 0, "first bytes are not \"abc\"");
+  close(fd);
+out:
+  leave_scratch("/ut_trunc");
+}
+
+// append: O_APPEND writes go to the end whatever the offset, from two fds.
+void
+t_append(void)
+{
+  int fd, fd2;
+  char got[32] = "";
+
+  if (!enter_scratch("/ut_append"))
+    return;
+  need("create", put_file("f", "hello", 5));
+  fd = open("f", O_WRONLY | O_APPEND);
+  fd2 = open("f", O_RDWR | O_APPEND);
+  if (!expect_ok("open", fd) || !expect_ok("open2", fd2))
+    goto out;
+  lseek(fd, 0, SEEK_SET);
+  expect("write", write(fd, " world", 6), 6);
+  expect("after_seek", get_file("f", got, sizeof got - 1), 11);
+  expect_true("content", memcmp(got, "hello world", 11) == 0, "O_APPEND write did not go to the end");
+  write(fd, "1", 1);
+  write(fd2, "2", 1);
+  write(fd, "3", 1);
+  memset(got, 0, sizeof got);
+  expect("two_fds", get_file("f", got, sizeof got - 1), 14);
+  expect_true("two_fds_content", strcmp(got, "hello world123") == 0, "writes through two O_APPEND fds overlapped");
+  expect("offset_at_end", lseek(fd, 0, SEEK_CUR), 14);
+  lseek(fd2, 0, SEEK_SET);
+  expect("read", read(fd2, got, 5), 5);
+  close(fd);
+  close(fd2);
+out:
+  leave_scratch("/ut_append");
+}
+
+// lseek: SET/CUR/END, errors leave the offset alone, holes read as zeros,
+// reading past the end gives 0.
+void
+t_lseek(void)
+{
+  struct stat st;
+  int fd, nz = 0;
+
+  if (!enter_scratch("/ut_lseek"))
+    return;
+  fd = open("f", O_CREAT | O_RDWR);
+  if (!need("create", fd))
+    goto out;
+  expect("end_empty", lseek(fd, 0, SEEK_END), 0);
+  expect("write", write(fd, "0123456789", 10), 10);
+  expect("cur", lseek(fd, 0, SEEK_CUR), 10);
+  expect("end_minus", lseek(fd, -4, SEEK_END), 6);
+  expect("read_at", read(fd, buf, 2), 2);
+  expect_true("read_at_data", buf[0] == '6' && buf[1] == '7', "read after lseek got the wrong bytes");
+  expect("set", lseek(fd, 3, SEEK_SET), 3);
+  expect("negative_cur", lseek(fd, -20, SEEK_CUR), -EINVAL);
+  expect("negative_set", lseek(fd, -1, SEEK_SET), -EINVAL);
+  expect("negative_end", lseek(fd, -11, SEEK_END), -EINVAL);
+  expect("bad_whence", lseek(fd, 0, 7), -EINVAL);
+  expect("bad_whence_neg", lseek(fd, 0, -1), -EINVAL);
+  expect("offset_kept", lseek(fd, 0, SEEK_CUR), 3);
+  expect("hole_seek", lseek(fd, 5000, SEEK_SET), 5000);
+  expect("hole_write", write(fd, "Z", 1), 1);
+  expect("hole_size", fstat(fd, &st) == 0 ? (long)st.size : -1, 5001);
+  expect("far_seek", lseek(fd, 20000, SEEK_SET), 20000);
+  expect("far_write", write(fd, "W", 1), 1);
+  lseek(fd, 10, SEEK_SET);
+  expect("hole_read", read_all(fd, buf2, 8000), 8000);
+  for (int i = 0; i < 8000; i++)
+    if (buf2[i] != (i == 4990 ? 'Z' : 0))
+      nz++;
+  lseek(fd, 8010, SEEK_SET);
+  expect("hole_read2", read_all(fd, buf, 8000), 8000);
+  for (int i = 0; i < 8000; i++)
+    if (buf[i] != 0)
+      nz++;
+  expect("hole_zeros", nz, 0);
+  expect("past_end", lseek(fd, 30000, SEEK_SET), 30000);
+  expect("read_past_end", read(fd, buf, 10), 0);
+  close(fd);
+out:
+  leave_scratch("/ut_lseek");
+}
+
+// openerr: ENOENT, ENOTDIR, EISDIR, EBADF for the wrong direction,
+// ENAMETOOLONG (component and whole path), EMFILE on the 17th fd.
+void
+t_openerr(void)
+{
+  static char lp[200];
+  char name[DIRSIZ + 2];
+  int fd, fds[NOFILE + 2], n = 0, inuse, r = 0;
+
+  if (!enter_scratch("/ut_openerr"))
+    return;
+  need("create", put_file("f", "data", 4));
+  expect("enoent", open("missing", O_RDONLY), -ENOENT);
+  expect("enoent_dir", open("nodir/x", O_CREAT | O_RDWR), -ENOENT);
+  expect("enotdir", open("f/x", O_RDONLY), -ENOTDIR);
+  expect("enotdir_creat", open("f/x", O_CREAT | O_RDWR), -ENOTDIR);
+  expect("eisdir_wronly", open(".", O_WRONLY), -EISDIR);
+  expect("eisdir_rdwr", open(".", O_RDWR), -EISDIR);
+  fd = open(".", O_RDONLY);
+  if (expect_ok("dir_rdonly", fd))
+    close(fd);
+
+  fd = open("f", O_WRONLY);
+  if (need("open_wronly", fd)) {
+    expect("read_wronly", read(fd, buf, 4), -EBADF);
+    close(fd);
+  }
+  fd = open("f", O_RDONLY);
+  if (need("open_rdonly", fd)) {
+    expect("write_rdonly", write(fd, "x", 1), -EBADF);
+    close(fd);
+  }
+
+  memset(name, 'n', DIRSIZ + 1);
+  name[DIRSIZ + 1] = 0;
+  expect("long_name", open(name, O_CREAT | O_RDWR), -ENAMETOOLONG);
+  name[DIRSIZ] = 0;
+  expect("long_name_not_truncated", open(name, O_RDONLY), -ENOENT);
+  for (int i = 0; i < (int)sizeof lp - 1; i++)
+    lp[i] = i % 2 ? '/' : 'a';           // "a/a/a/..."
+  lp[sizeof lp - 1] = 0;
+  expect("long_path", open(lp, O_RDONLY), -ENAMETOOLONG);
+  lp[MAXPATH] = 0;                        // MAXPATH bytes, no NUL among them
+  expect("path_maxpath", open(lp, O_RDONLY), -ENAMETOOLONG);
+  lp[MAXPATH - 1] = 0;                    // MAXPATH-1 bytes and the NUL: fits
+  expect("path_fits", open(lp, O_RDONLY), -ENOENT);
+
+  inuse = fds_in_use();
+  while (n < NOFILE + 2 && (r = open("f", O_RDONLY)) >= 0)
+    fds[n++] = r;
+  expect("emfile", r, -EMFILE);
+  expect("fd_count", n + inuse, NOFILE);
+  for (int i = 0; i < n; i++)
+    close(fds[i]);
+  leave_scratch("/ut_openerr");
+}
+
+#define BIGFILE (600 * 1024)
+
+// bigfile: 600 KiB (direct, indirect and doubly-indirect blocks) written,
+// read back in odd pieces, and removed.
+void
+t_bigfile(void)
+{
+  struct stat st;
+  int fd;
+
+  if (!enter_scratch("/ut_bigfile"))
+    return;
+  fd = open("big", O_CREAT | O_RDWR);
+  if (!need("create", fd))
+    goto out;
+  expect("write", write_pattern(fd, 0, BIGFILE, 3), BIGFILE);
+  expect("size", fstat(fd, &st) == 0 ? (long)st.size : -1, BIGFILE);
+  close(fd);
+  fd = open("big", O_RDONLY);
+  if (need("reopen", fd)) {
+    expect("read", check_pattern(fd, 0, BIGFILE, 3, 3000), BIGFILE);
+    expect("eof", read(fd, buf, 10), 0);
+    expect("seek_doubly", lseek(fd, 400 * 1024 + 17, SEEK_SET), 400 * 1024 + 17);
+    expect("read_doubly", check_pattern(fd, 400 * 1024 + 17, 5000, 3, 5000), 5000);
+    close(fd);
+  }
+  expect("unlink", unlink("big"), 0);
+  expect("gone", open("big", O_RDONLY), -ENOENT);
+out:
+  leave_scratch("/ut_bigfile");
+}
+
+// maxfile: a file ends at MAXFILE*BSIZE bytes: the last byte can be
+// written, one more gives EFBIG; holes in between read as zeros.
+void
+t_maxfile(void)
+{
+  long max = (long)MAXFILE * BSIZE, r;
+  struct stat st;
+  int fd, nz = 0;
+  char c = 0;
+
+  if (!enter_scratch("/ut_maxfile"))
+    return;
+  fd = open("f", O_CREAT | O_RDWR);
+  if (!need("create", fd))
+    goto out;
+  expect("seek_last", lseek(fd, max - 1, SEEK_SET), max - 1);
+  expect("write_last", write(fd, "L", 1), 1);
+  expect("size", fstat(fd, &st) == 0 ? (long)st.size : -1, max);
+  expect("efbig", write(fd, "M", 1), -EFBIG);
+  // Seeking beyond the limit may fail (EINVAL, as on Linux); if it
+  // succeeds, the write there must fail with EFBIG.
+  r = lseek(fd, max + 4096, SEEK_SET);
+  if (r == -EINVAL)
+    expect_true("beyond_max", 1, 0);
+  else if (expect("seek_beyond", r, max + 4096))
+    expect("beyond_max", write(fd, "M", 1), -EFBIG);
+  expect("size_kept", fstat(fd, &st) == 0 ? (long)st.size : -1, max);
+  lseek(fd, max - 1, SEEK_SET);
+  expect("read_last", read(fd, &c, 1), 1);
+  expect("last_byte", c, 'L');
+  lseek(fd, 300 * 1024 + 5, SEEK_SET);
+  expect("read_hole", read(fd, buf, 100), 100);
+  for (int i = 0; i < 100; i++)
+    if (buf[i] != 0)
+      nz++;
+  expect("hole_zeros", nz, 0);
+  close(fd);
+  expect("unlink", unlink("f"), 0);
+out:
+  leave_scratch("/ut_maxfile");
+}
+
+// Check that path reads back as the string want.
+static void
+expect_content(const char *check, const char *path, const char *want)
+{
+  char got[64], d[128];
+  int n = get_file(path, got, sizeof got - 1);
+
+  got[n > 0 ? n : 0] = 0;
+  if (n < 0)
+    snprintf(got, sizeof got, "%s", val(n));
+  snprintf(d, sizeof d, "%s holds \"%s\", want \"%s\"", path, got, want);
+  expect_true(check, n >= 0 && strcmp(got, want) == 0, d);
+}
+
+// ------------------------------------------------------------ tests: directories
+
+// dirs: mkdir, EEXIST, nested dirs, chdir down and back with "..",
+// "." and ".." inside paths, "/.." is "/", the errors of mkdir and chdir.
+void
+t_dirs(void)
+{
+  struct stat st;
+  int fd;
+
+  if (!enter_scratch("/ut_dirs"))
+    return;
+  expect("mkdir", mkdir("a"), 0);
+  expect("eexist", mkdir("a"), -EEXIST);
+  expect("mkdir_nested", mkdir("a/b"), 0);
+  expect("mkdir_nested2", mkdir("a/b/c"), 0);
+  need("create", put_file("a/b/c/f", "deep", 4));
+  fd = open("a/b", O_RDONLY);
+  if (expect_ok("open_dir", fd)) {
+    expect("dir_type", fstat(fd, &st) == 0 ? st.type : -1, T_DIR);
+    close(fd);
+  }
+  expect("chdir_down", chdir("a/b/c"), 0);
+  expect_content("relative", "f", "deep");
+  expect("chdir_up", chdir("../../.."), 0);
+  expect_content("back_up", "a/b/c/f", "deep");
+  expect_content("dot_dotdot", "a/./b/../b/c/./f", "deep");
+  expect("chdir_root_parent", chdir("/.."), 0);
+  expect_content("root_parent_is_root", "ut_dirs/a/b/c/f", "deep");
+  expect("chdir_back", chdir("/ut_dirs"), 0);
+  expect("chdir_file", chdir("a/b/c/f"), -ENOTDIR);
+  expect("chdir_missing", chdir("nope"), -ENOENT);
+  expect("mkdir_under_file", mkdir("a/b/c/f/x"), -ENOTDIR);
+  expect("mkdir_missing_parent", mkdir("nope/x"), -ENOENT);
+  expect("mkdir_file_exists", mkdir("a/b/c/f"), -EEXIST);
+  leave_scratch("/ut_dirs");
+}
+
+// unlink: files and empty dirs go; ENOENT, ENOTEMPTY, EINVAL for . and ..
+void
+t_unlink(void)
+{
+  if (!enter_scratch("/ut_unlink"))
+    return;
+  expect("enoent", unlink("missing"), -ENOENT);
+  need("create", put_file("f", "x", 1));
+  expect("file", unlink("f"), 0);
+  expect("file_gone", open("f", O_RDONLY), -ENOENT);
+  expect("again", unlink("f"), -ENOENT);
+  need("mkdir", mkdir("d"));
+  need("create_in_dir", put_file("d/f", "x", 1));
+  expect("enotempty", unlink("d"), -ENOTEMPTY);
+  expect("dot", unlink("."), -EINVAL);
+  expect("dotdot", unlink(".."), -EINVAL);
+  expect("dir_dot", unlink("d/."), -EINVAL);
+  expect("dir_dotdot", unlink("d/.."), -EINVAL);
+  expect("in_dir", unlink("d/f"), 0);
+  expect("empty_dir", unlink("d"), 0);
+  expect("dir_gone", open("d", O_RDONLY), -ENOENT);
+  expect("missing_parent", unlink("nodir/x"), -ENOENT);
+  need("create_g", put_file("g", "x", 1));
+  expect("enotdir", unlink("g/x"), -ENOTDIR);
+  need("mkdir_again", mkdir("d"));
+  expect("name_reusable", put_file("d/f", "y", 1), 0);
+  leave_scratch("/ut_unlink");
+}
+
+// links: link counts via fstat, EEXIST, ENOENT, EPERM for directories,
+// rename by link+unlink, an unlinked open file stays readable.
+void
+t_links(void)
+{
+  struct stat sa, sb;
+  int fd;
+
+  if (!enter_scratch("/ut_links"))
+    return;
+  need("create", put_file("a", "data", 4));
+  expect("nlink1", stat("a", &sa) == 0 ? sa.nlink : -1, 1);
+  expect("link", link("a", "b"), 0);
+  expect("nlink2", stat("a", &sa) == 0 ? sa.nlink : -1, 2);
+  expect("same_inode", stat("b", &sb) == 0 ? (long)sb.ino : -1, sa.ino);
+  expect_content("content_via_link", "b", "data");
+  expect("eexist", link("a", "b"), -EEXIST);
+  expect("enoent", link("missing", "c"), -ENOENT);
+  expect("enoent_dir", link("a", "nodir/c"), -ENOENT);
+  need("mkdir", mkdir("d"));
+  expect("eperm_dir", link("d", "e"), -EPERM);
+  expect("eperm_dot", link(".", "e"), -EPERM);
+  expect("rename_link", link("b", "d/moved"), 0);
+  expect("rename_unlink", unlink("b"), 0);
+  expect("old_name_gone", open("b", O_RDONLY), -ENOENT);
+  expect_content("renamed", "d/moved", "data");
+  expect("nlink_after_rename", stat("a", &sa) == 0 ? sa.nlink : -1, 2);
+  expect("unlink_first", unlink("a"), 0);
+  expect("nlink_last", stat("d/moved", &sa) == 0 ? sa.nlink : -1, 1);
+  fd = open("d/moved", O_RDONLY);
+  if (need("open", fd)) {
+    expect("unlink_open", unlink("d/moved"), 0);
+    memset(buf, 0, 8);
+    expect("read_unlinked", read(fd, buf, 8), 4);
+    expect_true("unlinked_data", memcmp(buf, "data", 4) == 0, "open file lost its data when unlinked");
+    expect("nlink_zero", fstat(fd, &sa) == 0 ? sa.nlink : -1, 0);
+    close(fd);
+  }
+  leave_scratch("/ut_links");
+}
+
+// dirsiz: a name of exactly DIRSIZ characters works (and is stored
+// without a NUL); DIRSIZ+1 gives ENAMETOOLONG; a prefix does not match.
+void
+t_dirsiz(void)
+{
+  char name[DIRSIZ + 2], d[DIRSIZ + 1];
+  struct dirent de;
+  int fd, found = 0;
+
+  if (!enter_scratch("/ut_dirsiz"))
+    return;
+  for (int i = 0; i < DIRSIZ; i++)
+    name[i] = 'a' + i % 26;
+  name[DIRSIZ] = 0;
+  expect("create", put_file(name, "full", 4), 0);
+  expect_content("open", name, "full");
+  fd = open(".", O_RDONLY);
+  if (need("open_dir", fd)) {
+    while (read(fd, &de, sizeof de) == sizeof de)
+      if (de.inum != 0 && memcmp(de.name, name, DIRSIZ) == 0)
+        found++;
+    close(fd);
+  }
+  expect("in_dir", found, 1);
+  memcpy(d, name, DIRSIZ - 1);
+  d[DIRSIZ - 1] = 0;
+  expect("prefix_no_match", open(d, O_RDONLY), -ENOENT);
+  name[DIRSIZ] = 'z';
+  name[DIRSIZ + 1] = 0;
+  expect("too_long", open(name, O_RDONLY), -ENAMETOOLONG);
+  expect("too_long_creat", open(name, O_CREAT | O_RDWR), -ENAMETOOLONG);
+  expect("too_long_mkdir", mkdir(name), -ENAMETOOLONG);
+  name[DIRSIZ] = 0;
+  expect("unlink", unlink(name), 0);
+  expect("mkdir_full", mkdir(name), 0);
+  expect("chdir_full", chdir(name), 0);
+  expect("chdir_back", chdir(".."), 0);
+  leave_scratch("/ut_dirsiz");
+}
+
+// readdir: a directory reads as struct dirent records: "." and ".." with
+// the right inode numbers and one record per name; unlinked names vanish.
+void
+t_readdir(void)
+{
+  struct stat sdir, sroot, sf;
+  struct dirent de;
+  char name[DIRSIZ + 1], fname[8], d[96];
+  int fd, n, found = 0, extra = 0, dot = -1, dotdot = -1, f0 = -1, f2 = 0;
+
+  if (!enter_scratch("/ut_readdir"))
+    return;
+  for (int i = 0; i < 5; i++) {
+    snprintf(fname, sizeof fname, "f%d", i);
+    need("create", put_file(fname, "x", 1));
+  }
+  need("mkdir", mkdir("sub"));
+  if (!need("stat_dot", stat(".", &sdir)) || !need("stat_root", stat("/", &sroot)) ||
+      !need("stat_f0", stat("f0", &sf)))
+    goto out;
+  fd = open(".", O_RDONLY);
+  if (!need("open", fd))
+    goto out;
+  expect("size_multiple", sdir.size % sizeof(struct dirent), 0);
+  while ((n = read(fd, &de, sizeof de)) == sizeof de) {
+    if (de.inum == 0)
+      continue;
+    dename(&de, name);
+    if (strcmp(name, ".") == 0)
+      dot = de.inum;
+    else if (strcmp(name, "..") == 0)
+      dotdot = de.inum;
+    else if (strcmp(name, "sub") == 0)
+      found |= 1 << 5;
+    else if (name[0] == 'f' && name[1] >= '0' && name[1] <= '4' && name[2] == 0) {
+      found |= 1 << (name[1] - '0');
+      if (name[1] == '0')
+        f0 = de.inum;
+    } else
+      extra++;
+  }
+  close(fd);
+  expect("record_size", n, 0);
+  snprintf(d, sizeof d, "names found: mask 0x%x, want 0x3f", found);
+  expect_true("all_names", found == 0x3f, d);
+  expect("no_extra", extra, 0);
+  expect("dot_inode", dot, sdir.ino);
+  expect("dotdot_inode", dotdot, sroot.ino);
+  expect("file_inode", f0, sf.ino);
+  need("unlink", unlink("f2"));
+  fd = open(".", O_RDONLY);
+  if (need("reopen", fd)) {
+    while (read(fd, &de, sizeof de) == sizeof de)
+      if (de.inum != 0 && memcmp(de.name, "f2", 3) == 0)
+        f2++;
+    close(fd);
+  }
+  expect("unlinked_gone", f2, 0);
+out:
+  leave_scratch("/ut_readdir");
+}
+
+#define CC_PROCS 4
+#define CC_FILES 12
+
+// Child body: create CC_FILES files p<id>_<j>, each holding its own name.
+static void
+cc_create(long id)
+{
+  char name[16];
+  int fd, len;
+
+  for (int j = 0; j < CC_FILES; j++) {
+    snprintf(name, sizeof name, "p%ld_%d", id, j);
+    len = strlen(name) + 1;
+    fd = open(name, O_CREAT | O_RDWR);
+    if (fd < 0)
+      exit(10);
+    if (write(fd, name, len) != len)
+      exit(11);
+    close(fd);
+  }
+  exit(0);
+}
+
+// Child body: create and unlink the same five names as its siblings.
+static void
+cc_race(long id)
+{
+  char name[8];
+  int fd, r;
+
+  for (int i = 0; i < 40; i++) {
+    snprintf(name, sizeof name, "s%d", i % 5);
+    if ((i + id) % 3) {
+      fd = open(name, O_CREAT | O_RDWR);
+      if (fd < 0)
+        exit(20);
+      write(fd, "x", 1);
+      close(fd);
+    } else {
+      r = unlink(name);
+      if (r < 0 && r != -ENOENT)
+        exit(21);
+    }
+  }
+  exit(0);
+}
+
+// Start CC_PROCS children running fn(id); return 1 if all exit 0.
+static int
+cc_run(void (*fn)(long))
+{
+  int pids[CC_PROCS], st, ok = 1;
+
+  for (int id = 0; id < CC_PROCS; id++) {
+    pids[id] = tfork();
+    if (pids[id] == 0)
+      fn(id);
+  }
+  for (int id = 0; id < CC_PROCS; id++)
+    if (pids[id] < 0 || reap_or_kill(pids[id], &st, 10 * HZ) != pids[id] || st != 0)
+      ok = 0;
+  return ok;
+}
+
+// concreate: four processes create distinct files in one directory at
+// once; all arrive intact. Then they race creating and unlinking the
+// same names; the directory stays consistent.
+void
+t_concreate(void)
+{
+  char name[16], got[16];
+  struct stat st;
+  int good = 0, bad = 0, r;
+
+  if (!enter_scratch("/ut_cc"))
+    return;
+  expect_true("create_children", cc_run(cc_create), "a creating child failed");
+  for (int id = 0; id < CC_PROCS; id++)
+    for (int j = 0; j < CC_FILES; j++) {
+      snprintf(name, sizeof name, "p%d_%d", id, j);
+      if (get_file(name, got, sizeof got) == (int)strlen(name) + 1 && strcmp(got, name) == 0)
+        good++;
+    }
+  expect("files", good, CC_PROCS * CC_FILES);
+  expect("entries", count_entries("."), CC_PROCS * CC_FILES);
+  good = 0;
+  for (int id = 0; id < CC_PROCS; id++)
+    for (int j = 0; j < CC_FILES; j++) {
+      snprintf(name, sizeof name, "p%d_%d", id, j);
+      if (unlink(name) == 0)
+        good++;
+    }
+  expect("unlinked", good, CC_PROCS * CC_FILES);
+  expect_true("race_children", cc_run(cc_race), "a racing child got an unexpected error");
+  for (int i = 0; i < 5; i++) {
+    snprintf(name, sizeof name, "s%d", i);
+    r = stat(name, &st);
+    if (r == 0 && (st.type != T_FILE || st.nlink != 1))
+      bad++;
+    if (r < 0 && r != -ENOENT)
+      bad++;
+    unlink(name);
+  }
+  expect("race_consistent", bad, 0);
+  expect("empty", count_entries("."), 0);
+  leave_scratch("/ut_cc");
+}
+
+// mknod: makes a device node; EEXIST over any existing name; unlinkable.
+void
+t_mknod(void)
+{
+  if (!enter_scratch("/ut_mknod"))
+    return;
+  expect("create", mknod("dev", 1, 7), 0);
+  expect("eexist", mknod("dev", 1, 7), -EEXIST);
+  need("create_file", put_file("f", "x", 1));
+  expect("eexist_file", mknod("f", 1, 7), -EEXIST);
+  expect("eexist_dir", mknod(".", 1, 7), -EEXIST);
+  expect("entries", count_entries("."), 2);
+  expect("unlink", unlink("dev"), 0);
+  expect("gone", unlink("dev"), -ENOENT);
+  leave_scratch("/ut_mknod");
+}
+
+// ------------------------------------------------------------ tests: fds
+
+// dup: the copy shares the offset; closing one leaves the other; fork
+// shares offsets too; EBADF for bad fds, EMFILE when the table is full.
+void
+t_dup(void)
+{
+  int fd, fd2, fds[NOFILE + 2], n = 0, r = 0, pid, st = -1, inuse, p[2];
+  char got[32] = "";
+
+  if (!enter_scratch("/ut_dup"))
+    return;
+  fd = open("f", O_CREAT | O_RDWR);
+  if (!need("create", fd))
+    goto out;
+  fd2 = dup(fd);
+  expect_true("dup", fd2 >= 0 && fd2 != fd, "dup failed or returned the same fd");
+  write(fd, "ab", 2);
+  write(fd2, "cd", 2);
+  expect("shared_offset", lseek(fd, 0, SEEK_CUR), 4);
+  expect("close_original", close(fd), 0);
+  expect("copy_works", write(fd2, "e", 1), 1);
+  expect("close_twice", close(fd), -EBADF);
+  expect_content("content", "f", "abcde");
+
+  pid = tfork();
+  if (pid == 0) {
+    exit(write(fd2, "child", 5) == 5 ? 0 : 1);
+  }
+  expect("fork_child", waitpid(pid, &st, 0) == pid && st == 0, 1);
+  write(fd2, "parent", 6);
+  expect_content("fork_shared_offset", "f", "abcdechildparent");
+  close(fd2);
+
+  expect("bad_neg", dup(-1), -EBADF);
+  expect("bad_big", dup(NOFILE), -EBADF);
+  expect("bad_closed", dup(fd2), -EBADF);
+  inuse = fds_in_use();
+  fd = open("f", O_RDONLY);
+  if (need("reopen", fd)) {
+    while (n < NOFILE + 2 && (r = dup(fd)) >= 0)
+      fds[n++] = r;
+    expect("emfile", r, -EMFILE);
+    expect("fd_count", n + 1 + inuse, NOFILE);
+    for (int i = 0; i < n; i++)
+      close(fds[i]);
+    close(fd);
+  }
+
+  if (need("pipe", pipe(p))) {
+    fd = dup(p[1]);
+    close(p[1]);
+    expect("dup_pipe_write", write(fd, "z", 1), 1);
+    close(fd);
+    expect("dup_pipe_read", read(p[0], got, 5), 1);
+    expect("dup_pipe_eof", read(p[0], got, 5), 0);
+    close(p[0]);
+  }
+out:
+  leave_scratch("/ut_dup");
+}
+
+// fdleak: 1000 opens and closes hand back the same fd every time (and
+// need far more than NFILE file slots); 200 pipes leave no fds or pages.
+void
+t_fdleak(void)
+{
+  int first, fd, bad = 0, inuse, p[2];
+  long free0;
+
+  if (!enter_scratch("/ut_fdleak"))
+    return;
+  need("create", put_file("f", "x", 1));
+  inuse = fds_in_use();
+  first = open("f", O_RDONLY);
+  close(first);
+  for (int i = 0; i < 1000 && !bad; i++) {
+    fd = open("f", O_RDONLY);
+    if (fd != first)
+      bad = i + 1;
+    close(fd);
+  }
+  expect("open_close_1000", bad, 0);
+  free0 = freemem();
+  bad = 0;
+  for (int i = 0; i < 200 && !bad; i++) {
+    if (pipe(p) < 0)
+      bad = i + 1;
+    close(p[0]);
+    close(p[1]);
+  }
+  expect("pipes_200", bad, 0);
+  expect("pipe_pages", freemem(), free0);
+  expect("fds", fds_in_use(), inuse);
+  leave_scratch("/ut_fdleak");
+}
