@@ -1,0 +1,259 @@
+// ptracetests: attach and detach, PEEK/POKE, GETREGS/SETREGS.
+
+#include "ptracetests.h"
+
+// ------------------------------------------------------------ tests
+
+// Attach to and detach from every thread of a target with nthreads extra
+// threads: the stops, the states, frozen counters, then progress again.
+static void
+attach_detach(int nthreads)
+{
+  struct target t;
+  ulong c1[MAXT], c2[MAXT];
+  int st = 0, r, ok = 1, tids[MAXT * 2], n = 0, fd, k;
+  struct dirent de;
+  char path[32];
+
+  if (start_target(&t, nthreads, 0, 0) < 0)
+    return;
+  snprintf(path, sizeof path, "/proc/%d/task", t.pid);
+  if ((fd = open(path, O_RDONLY)) >= 0) {
+    while (n < MAXT * 2 && read(fd, &de, sizeof de) == sizeof de)
+      if (de.name[0] >= '1' && de.name[0] <= '9')
+        tids[n++] = atoi(de.name);
+    close(fd);
+  }
+  for (k = 0; k < t.n && n == t.n; k++) {
+    int found = 0;
+    for (int j = 0; j < n; j++)
+      found += tids[j] == t.tids[k];
+    if (found != 1)
+      break;
+  }
+  snprintf(detail, sizeof detail, "/proc/%d/task lists %d threads, want the %d the target made", t.pid, n, t.n);
+  expect_true("tasklist", n == t.n && k == t.n, detail);
+
+  for (int i = 0; i < t.n && ok; i++) {
+    r = ptrace(PTRACE_ATTACH, t.tids[i], 0, 0);
+    snprintf(detail, sizeof detail, "PTRACE_ATTACH tid %d: %s", t.tids[i], val(r));
+    ok = r == 0;
+  }
+  if (!expect_true("attach", ok, detail))
+    goto out;
+  for (int i = 0; i < t.n && ok; i++) {
+    r = waitpid(t.tids[i], &st, __WALL);
+    snprintf(detail, sizeof detail, "waitpid(%d, __WALL) returned %s", t.tids[i], val(r));
+    ok = r == t.tids[i];
+    if (ok && !(WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP)) {
+      snprintf(detail, sizeof detail, "tid %d: %s, want stopped by SIGSTOP", t.tids[i], wstatus(st));
+      ok = 0;
+    }
+  }
+  expect_true("stopped", ok, detail);
+  expect_true("state_t", states_are(&t, 't', 0), detail);
+  for (int i = 0; i < t.n && ok; i++) {
+    r = tracer_of(t.pid, t.tids[i]);
+    snprintf(detail, sizeof detail, "tid %d: TracerPid %d, want %d", t.tids[i], r, getpid());
+    ok = r == getpid();
+  }
+  expect_true("tracerpid", ok, detail);
+  r = peek_counters(t.pid, t.n, c1);
+  sleep(10);
+  if (need("peek_counters", r) && need("peek_counters", peek_counters(t.pid, t.n, c2)))
+    expect_true("frozen", memcmp(c1, c2, t.n * sizeof c1[0]) == 0,
+                "a stopped thread's counter moved");
+  if (!expect_true("detach", detach_target(&t), detail))
+    goto out;
+  expect_true("resumed", states_are(&t, '!', HZ), detail);
+  for (int i = 0; i < t.n && ok; i++) {
+    r = tracer_of(t.pid, t.tids[i]);
+    snprintf(detail, sizeof detail, "tid %d: TracerPid %d after detach, want 0", t.tids[i], r);
+    ok = r == 0;
+  }
+  expect_true("untraced", ok, detail);
+  expect_true("progress", made_progress(&t, c2), detail);
+out:
+  stop_target(&t);
+}
+
+void t_attach1(void) { attach_detach(0); }
+void t_attach8(void) { attach_detach(8); }
+
+// PEEKDATA/POKEDATA: data and text, round trips, the tracee sees the
+// change, our own copy does not change.
+void
+t_peekpoke(void)
+{
+  struct target t;
+  ulong w = 0, text = 0, *code = (ulong *)((ulong)pt_spinner & ~7UL);
+  int st;
+
+  if (start_target(&t, 0, 0, 0) < 0 || !need("attach", attach_wait(t.pid, &st)))
+    goto out;
+  expect("peek", ptrace(PTRACE_PEEKDATA, t.pid, (void *)&magic, &w), 0);
+  snprintf(detail, sizeof detail, "read 0x%lx, want 0x%lx", w, MAGIC0);
+  expect_true("peek_value", w == MAGIC0, detail);
+  expect("poke", ptrace(PTRACE_POKEDATA, t.pid, (void *)&magic, (void *)MAGIC1), 0);
+  w = 0;
+  ptrace(PTRACE_PEEKDATA, t.pid, (void *)&magic, &w);
+  snprintf(detail, sizeof detail, "read back 0x%lx, want 0x%lx", w, MAGIC1);
+  expect_true("roundtrip", w == MAGIC1, detail);
+  expect_true("private", magic == MAGIC0, "POKEDATA changed the tracer's own memory");
+  // Text is the same binary: the word must equal our own copy.
+  expect("peek_text", ptrace(PTRACE_PEEKDATA, t.pid, code, &text), 0);
+  expect_true("peek_text_value", text == *code, "the tracee's text differs from this program's");
+  // A debugger writes breakpoints into read-only text (FOLL_FORCE).
+  expect("poke_text", ptrace(PTRACE_POKEDATA, t.pid, code, (void *)~text), 0);
+  w = 0;
+  ptrace(PTRACE_PEEKDATA, t.pid, code, &w);
+  expect_true("poke_text_roundtrip", w == ~text, "the written text word did not read back");
+  ptrace(PTRACE_POKEDATA, t.pid, code, (void *)text);
+  expect_true("text_private", *code == text, "POKEDATA to text changed the tracer's text");
+  need("detach", ptrace(PTRACE_DETACH, t.pid, 0, 0));
+  st = 0;
+  reap_within(t.pid, &st, 2 * HZ);
+  snprintf(detail, sizeof detail, "target %s, want exited 42 (it exits on seeing the poked value)", wstatus(st));
+  expect_true("seen", WIFEXITED(st) && WEXITSTATUS(st) == 42, detail);
+out:
+  stop_target(&t);
+}
+
+// PEEK/POKE outside the tracee's user memory fail (EIO, as on Linux); a
+// bad buffer in the tracer is EFAULT.
+void
+t_peekbad(void)
+{
+  static const struct { const char *name; ulong addr; } bad[] = {
+    { "null", BAD_NULL }, { "kernel", BAD_KERN }, { "high", BAD_HIGH }, { "hole", BAD_HOLE },
+  };
+  struct target t;
+  struct user_regs *regs = (struct user_regs *)BAD_KERN;
+  char name[32];
+  ulong w;
+  int st;
+
+  if (start_target(&t, 0, 0, 0) < 0 || !need("attach", attach_wait(t.pid, &st)))
+    goto out;
+  for (int i = 0; i < 4; i++) {
+    snprintf(name, sizeof name, "peek_%s", bad[i].name);
+    expect(name, ptrace(PTRACE_PEEKDATA, t.pid, (void *)bad[i].addr, &w), -EIO);
+    snprintf(name, sizeof name, "poke_%s", bad[i].name);
+    expect(name, ptrace(PTRACE_POKEDATA, t.pid, (void *)bad[i].addr, (void *)1), -EIO);
+  }
+  expect("peek_badbuf", ptrace(PTRACE_PEEKDATA, t.pid, (void *)&magic, (void *)BAD_KERN), -EFAULT);
+  expect("getregs_badbuf", ptrace(PTRACE_GETREGS, t.pid, 0, regs), -EFAULT);
+  expect("setregs_badbuf", ptrace(PTRACE_SETREGS, t.pid, 0, regs), -EFAULT);
+  expect("still_usable", ptrace(PTRACE_PEEKDATA, t.pid, (void *)&magic, &w), 0);
+out:
+  stop_target(&t);
+}
+
+// GETREGS: the pc of a stopped thread lies in this program's text (the
+// ELF's executable segment) and, for a spinning thread, inside the
+// function it spins in (pt_spinner's symbol bounds).
+void
+t_getregs(void)
+{
+  struct target t;
+  struct user_regs r;
+  ulong lo = 0, hi = 0, fn = 0, size = 0, pc = 0;
+  int st;
+
+  if (!need("elf_text", elf_text(SELF, &lo, &hi)) ||
+      !need("elf_symbol", elf_symbol(SELF, "pt_spinner", &fn, &size)))
+    return;
+  expect_true("symbol", fn == (ulong)pt_spinner && size > 0,
+              "the ELF's pt_spinner is not this program's");
+  if (start_target(&t, 0, 1, 0) < 0)
+    return;
+  for (int i = 0; i < 2; i++) {             // the sleeping main, the spinner
+    const char *who = i ? "spinner" : "main";
+    char name[32];
+    if (!need("attach", attach_wait(t.tids[i], &st)))
+      break;
+    snprintf(name, sizeof name, "getregs_%s", who);
+    memset(&r, 0, sizeof r);
+    expect(name, ptrace(PTRACE_GETREGS, t.tids[i], 0, &r), 0);
+    pc = USER_REGS_PC(&r);
+    snprintf(name, sizeof name, "pc_text_%s", who);
+    snprintf(detail, sizeof detail, "pc 0x%lx outside the text [0x%lx, 0x%lx)", pc, lo, hi);
+    expect_true(name, pc >= lo && pc < hi, detail);
+    ptrace(PTRACE_DETACH, t.tids[i], 0, 0);
+  }
+  snprintf(detail, sizeof detail, "pc 0x%lx outside pt_spinner [0x%lx, 0x%lx)", pc, fn, fn + size);
+  expect_true("pc_in_spinner", pc >= fn && pc < fn + size, detail);
+  stop_target(&t);
+}
+
+// SETREGS: round trips, and a new pc takes effect (the spinner is sent to
+// exit42()). Then, on a second target, a pc in the kernel only makes the
+// tracee fault in user mode: SIGSEGV, reported to the tracer first (as
+// Linux does for every signal but SIGKILL), fatal once passed on.
+void
+t_setregs(void)
+{
+  struct target t;
+  struct user_regs r0, r1, r2;
+  int st = 0, tid, r = 0;
+
+  if (start_target(&t, 0, 1, 0) < 0)
+    return;
+  tid = t.tids[1];
+  if (!need("attach", attach_wait(tid, &st)) || !need("getregs", ptrace(PTRACE_GETREGS, tid, 0, &r0)))
+    goto out;
+  expect("same", ptrace(PTRACE_SETREGS, tid, 0, &r0), 0);
+  ptrace(PTRACE_GETREGS, tid, 0, &r2);
+  expect_true("same_roundtrip", memcmp(&r0, &r2, sizeof r0) == 0,
+              "registers changed by writing them back");
+  r1 = r0;
+  for (int i = 0; i < (int)(sizeof r1 / sizeof(ulong)); i++)   // put back below
+    ((ulong *)&r1)[i] = 0x0123456700000000UL + 0x1000UL * (i + 1);
+#if defined(__x86_64__)
+  // Segment selectors, bases and RFLAGS are privileged state that
+  // SETREGS ignores on purpose: keep them as they were.
+  r1.cs = r0.cs; r1.ss = r0.ss; r1.eflags = r0.eflags;
+  r1.fs_base = r0.fs_base; r1.gs_base = r0.gs_base;
+  r1.ds = r0.ds; r1.es = r0.es; r1.fs = r0.fs; r1.gs = r0.gs;
+#endif
+  expect("changed", ptrace(PTRACE_SETREGS, tid, 0, &r1), 0);
+  ptrace(PTRACE_GETREGS, tid, 0, &r2);
+  expect_true("changed_roundtrip", memcmp(&r1, &r2, sizeof r1) == 0,
+              "GETREGS does not return what SETREGS set");
+  r1 = r0;
+  USER_REGS_PC(&r1) = (ulong)exit42;
+  expect("redirect", ptrace(PTRACE_SETREGS, tid, 0, &r1), 0);
+  ptrace(PTRACE_DETACH, tid, 0, 0);
+  st = 0;
+  reap_within(t.pid, &st, 2 * HZ);
+  snprintf(detail, sizeof detail, "target %s, want exited 42 (from exit42())", wstatus(st));
+  if (expect_true("pc_redirect", WIFEXITED(st) && WEXITSTATUS(st) == 42, detail))
+    t.pid = 0;
+
+  if (t.pid > 0)
+    stop_target(&t);
+  if (start_target(&t, 0, 1, 0) < 0)
+    return;
+  tid = t.tids[1];
+  if (!need("attach", attach_wait(tid, &st)) || !need("getregs", ptrace(PTRACE_GETREGS, tid, 0, &r1)))
+    goto out;
+  USER_REGS_PC(&r1) = BAD_KERN;
+  ptrace(PTRACE_SETREGS, tid, 0, &r1);
+  ptrace(PTRACE_CONT, tid, 0, 0);
+  st = 0;
+  for (int i = 0; i < 2 * HZ && (r = waitpid(tid, &st, __WALL | WNOHANG)) == 0; i++)
+    sleep(1);
+  snprintf(detail, sizeof detail, "waitpid(%d, __WALL) %s (%s); want stopped by SIGSEGV",
+           tid, val(r), r > 0 ? wstatus(st) : "no status");
+  expect_true("kernel_pc_segv", r == tid && WIFSTOPPED(st) && WSTOPSIG(st) == SIGSEGV, detail);
+  if (r == tid && WIFSTOPPED(st))
+    ptrace(PTRACE_DETACH, tid, 0, (void *)SIGSEGV);
+  st = 0;
+  r = reap_within(t.pid, &st, 2 * HZ);
+  snprintf(detail, sizeof detail, "target %s, want killed by SIGSEGV", r > 0 ? wstatus(st) : "not reaped");
+  if (expect_true("kernel_pc_fatal",
+                  r == t.pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, detail))
+    return;
+out:
+  stop_target(&t);
+}
