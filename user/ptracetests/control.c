@@ -1,4 +1,5 @@
-// ptracetests: refusals, signals, tracer death, PTRACE_KILL, /proc task lists, leaks.
+// ptracetests: refusals, signals, tracer death, PTRACE_KILL, task lists,
+// leaks.
 
 #include "ptracetests.h"
 
