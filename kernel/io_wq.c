@@ -87,9 +87,12 @@ static void io_wqe_worker(void *arg)
       continue;
     }
     worker->flags |= IO_WORKER_F_FREE;
-    spin_unlock(&wq->lock);
     io_flush_signals(current);
-    long ret = schedule_timeout(WORKER_IDLE_TIMEOUT);
+    // Sleep with wq->lock given up only once asleep: io_wq_enqueue()
+    // wakes a free worker under wq->lock, so its wakeup cannot fall
+    // between this look at the queue and the sleep.
+    long ret = schedule_timeout_locked(WORKER_IDLE_TIMEOUT, &wq->lock);
+    spin_unlock(&wq->lock);
     if (ret)
       continue;   // woken early: by work... or by a pending signal, at once
     if (fatal_signal_pending(current))
@@ -177,8 +180,9 @@ static void io_wq_manager(void *arg)
       }
       spin_lock(&wq->lock);
     }
+    if (!wq->exiting)
+      schedule_timeout_locked(HZ, &wq->lock);   // io_wq_enqueue() wakes us under wq->lock
     spin_unlock(&wq->lock);
-    schedule_timeout(HZ);
     if (fatal_signal_pending(current))
       WRITE_ONCE(wq->exiting, true);
   } while (!READ_ONCE(wq->exiting));

@@ -142,7 +142,10 @@ bool wake_up_state(struct task *t, int states)
 }
 
 // Sleep on chan in the given state, releasing lk while asleep. Caller
-// holds lk; returns with lk held again.
+// holds lk; returns with lk held again. An interruptible sleep does not
+// start if a signal is pending: the test is made under rq_lock, which a
+// sender's wake_up_state() takes after setting TIF_SIGPENDING, so a
+// signal sent at any moment either is seen here or wakes the sleeper.
 static void sleep_on(void *chan, struct spinlock *lk, enum task_state state)
 {
   struct task *t = current;
@@ -150,10 +153,12 @@ static void sleep_on(void *chan, struct spinlock *lk, enum task_state state)
     spin_lock(&rq_lock);
     spin_unlock(lk);
   }
-  t->wchan = chan;
-  t->state = state;
-  __schedule();
-  t->wchan = NULL;
+  if (state != TASK_INTERRUPTIBLE || !signal_pending(t)) {
+    t->wchan = chan;
+    t->state = state;
+    __schedule();
+    t->wchan = NULL;
+  }
   if (lk != &rq_lock) {
     spin_unlock(&rq_lock);
     spin_lock(lk);
@@ -172,8 +177,6 @@ void sleep(void *chan, struct spinlock *lk)
 // as the signal's handler decides.
 int sleep_interruptible(void *chan, struct spinlock *lk)
 {
-  if (signal_pending(current))
-    return -ERESTARTSYS;
   sleep_on(chan, lk, TASK_INTERRUPTIBLE);
   return signal_pending(current) ? -ERESTARTSYS : 0;
 }
@@ -196,13 +199,19 @@ void wakeup(void *chan)
 }
 
 // Sleep in state for up to ticks jiffies; an interruptible sleep also
-// ends at a signal, and any sleep at a wake_up_state() naming its state.
-// Returns the ticks left: 0 when the time ran out.
-static long schedule_timeout_state(long ticks, enum task_state state)
+// ends at a signal (and does not start if one is pending), and any
+// sleep at a wake_up_state() naming its state. If lk is not NULL, the
+// caller holds it and it is released only once rq_lock is held, as in
+// sleep_on(): a wake_up_state() made under lk after the caller's last
+// look cannot be lost. Returns the ticks left (0 when the time ran out),
+// holding lk again.
+static long schedule_timeout_state(long ticks, enum task_state state, struct spinlock *lk)
 {
   struct task *t = current;
   u64 deadline = jiffies + ticks;
   spin_lock(&rq_lock);
+  if (lk)
+    spin_unlock(lk);
   if ((state != TASK_INTERRUPTIBLE || !signal_pending(t)) && ticks > 0) {
     t->wake_at = deadline;
     t->state = state;
@@ -210,6 +219,8 @@ static long schedule_timeout_state(long ticks, enum task_state state)
     t->wake_at = 0;
   }
   spin_unlock(&rq_lock);
+  if (lk)
+    spin_lock(lk);
   long left = (long)(deadline - jiffies);
   return left > 0 ? left : 0;
 }
@@ -217,13 +228,22 @@ static long schedule_timeout_state(long ticks, enum task_state state)
 // Sleep interruptibly (S) for up to ticks jiffies; see above.
 long schedule_timeout(long ticks)
 {
-  return schedule_timeout_state(ticks, TASK_INTERRUPTIBLE);
+  return schedule_timeout_state(ticks, TASK_INTERRUPTIBLE, NULL);
+}
+
+// Sleep interruptibly (S) for up to ticks jiffies, releasing lk (held by
+// the caller) while asleep; returns the ticks left, holding lk again. For
+// a thread that announces under lk that it is idle: a waker that sees the
+// announcement under lk cannot find it still running.
+long schedule_timeout_locked(long ticks, struct spinlock *lk)
+{
+  return schedule_timeout_state(ticks, TASK_INTERRUPTIBLE, lk);
 }
 
 // Sleep uninterruptibly (D) for ticks jiffies.
 long schedule_timeout_uninterruptible(long ticks)
 {
-  return schedule_timeout_state(ticks, TASK_UNINTERRUPTIBLE);
+  return schedule_timeout_state(ticks, TASK_UNINTERRUPTIBLE, NULL);
 }
 
 // Once per tick on CPU 0: wake tasks whose schedule_timeout() expired.

@@ -146,6 +146,7 @@ void wakeup(void *chan);
 void wake_up_new_task(struct task *t);
 bool wake_up_state(struct task *t, int states);
 long schedule_timeout(long ticks);
+long schedule_timeout_locked(long ticks, struct spinlock *lk);
 long schedule_timeout_uninterruptible(long ticks);
 void __noreturn schedule_dead(void);
 void wake_expired_timers(void);

@@ -55,6 +55,7 @@ static const struct test tests[] = {
   { "threads", t_threads, 0 },
   { "threadleak", t_threadleak, 60 },
   { "exitgroup", t_exitgroup, 0 },
+  { "exitread", t_exitread, 0 },
   { "execthreads", t_execthreads, 0 },
   { "pgrp", t_pgrp, 0 },
   { "ttin", t_ttin, 0 },

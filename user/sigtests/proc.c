@@ -500,3 +500,44 @@ t_execthreads(void)
   }
   expect_status("from_other_thread", reap(pid, 10 * HZ), ST_EXIT(0));
 }
+
+// Thread body: read from the pipe whose read end is arg; nothing ever
+// comes, so only the group's exit ends the read.
+static void
+pipe_reader(void *arg)
+{
+  char c;
+
+  read((int)(long)arg, &c, 1);
+  thread_exit();
+}
+
+// exitread: exit() while another thread is going to sleep in a pipe
+// read. The exit sends that thread SIGKILL; it must end the read, however
+// close to the reader's own look at signal_pending() the kill comes (the
+// kernel once tested for a signal before taking the scheduler's lock, and
+// a kill in between left the reader asleep and the process unreaped).
+// The delay before exit() varies, to land in that moment some times.
+void
+t_exitread(void)
+{
+  int pid, bad = -1;
+  char d[96];
+
+  for (int i = 0; i < 100 && bad < 0; i++) {
+    pid = tfork();
+    if (pid == 0) {
+      int p[2];
+      if (pipe(p) < 0)
+        exit(2);
+      thread_create(pipe_reader, (void *)(long)p[0]);
+      for (volatile int k = 0; k < i * 20000; k++)
+        ;
+      exit(7);
+    }
+    if (reap(pid, 5 * HZ) != ST_EXIT(7))
+      bad = i;
+  }
+  snprintf(d, sizeof d, "round %d of 100: the process did not end with exit(7) within 5 s", bad);
+  expect_true("exit_while_reading", bad < 0, d);
+}

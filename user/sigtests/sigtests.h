@@ -104,6 +104,7 @@ void t_forged(void);
 void t_threads(void);
 void t_threadleak(void);
 void t_exitgroup(void);
+void t_exitread(void);
 void t_execthreads(void);
 
 // pgrp.c

@@ -29,6 +29,7 @@ static const struct test tests[] = {
   { "notring", t_notring, 0 },
   { "nop", t_nop, 0 },
   { "nopasync", t_nopasync, 0 },
+  { "pingpong", t_pingpong, 0 },
   { "errors", t_errors, 0 },
   { "punt", t_punt, 0 },
   { "busy", t_busy, 0 },

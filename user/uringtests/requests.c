@@ -470,3 +470,40 @@ t_iothreads(void)
   snprintf(d, sizeof d, "%d threads named %s 2 s after closing the ring", r, name);
   expect_true("sqpoll_gone", r == 0, d);
 }
+
+// Ping-pong through io-wq: one IOSQE_ASYNC NOP at a time, each submitted
+// as soon as the last completed, so that the next enqueue comes while the
+// worker that ran the last one is going back to sleep. An enqueue whose
+// wakeup is lost in that moment leaves its request queued until the
+// worker's idle timeout (WORKER_IDLE_TIMEOUT, 5 s), which no round may
+// reach. (The kernel's io-wq once lost such wakeups.)
+void
+t_pingpong(void)
+{
+  struct io_uring ring;
+  struct io_uring_cqe *cqe;
+  struct io_uring_sqe *sqe;
+  int rounds = 0, worst = 0, bad = 0;
+
+  if (!ring_init(&ring, 4, 0))
+    return;
+  for (; rounds < 2000 && !bad; rounds++) {
+    int t0 = uptime();
+    sqe = io_uring_get_sqe(&ring);
+    io_uring_prep_nop(sqe);
+    io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
+    sqe->user_data = rounds;
+    if (io_uring_submit(&ring) != 1 || io_uring_wait_cqe(&ring, &cqe) != 0 ||
+        cqe->user_data != (unsigned long)rounds) {
+      bad = 1;
+      break;
+    }
+    io_uring_cqe_seen(&ring, cqe);
+    if (uptime() - t0 > worst)
+      worst = uptime() - t0;
+  }
+  snprintf(d, sizeof d, "%d rounds, the slowest %d ms%s", rounds, worst * 1000 / HZ,
+           bad ? "; a round's completion was missing or wrong" : "");
+  expect_true("pingpong", !bad && worst < 4 * HZ, d);
+  io_uring_queue_exit(&ring);
+}

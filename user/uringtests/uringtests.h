@@ -49,6 +49,7 @@ void t_punt(void);
 void t_busy(void);
 void t_sqpoll(void);
 void t_iothreads(void);
+void t_pingpong(void);
 
 // teardown.c
 void t_exitleak(void);
