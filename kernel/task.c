@@ -344,9 +344,8 @@ struct task *copy_process(const struct kernel_clone_args *args, int *err)
     t->clear_child_tid = args->ctid;
   set_task_comm(t, p->comm);
   arch_copy_thread(t, args->fn, args->fn_arg);
-  // An I/O thread keeps a copy of its creator's user registers too:
-  // they are what a debugger sees for it (5.13 zeroes pc and sp).
-  arch_fork_regs(task_pt_regs(t), task_pt_regs(p), args->stack);
+  if (!args->io_thread)   // an I/O thread's were zeroed by arch_copy_thread()
+    arch_fork_regs(task_pt_regs(t), task_pt_regs(p), args->stack);
   return t;
 }
 

@@ -29,14 +29,20 @@ void do_timer_tick(bool from_user)
   }
 }
 
-// CPU time of t's whole thread group: live threads plus those that have
-// exited. Caller holds tasklist_lock.
+// CPU time of t's whole thread group: every live thread, I/O threads
+// included, plus the threads that have exited. Caller holds tasklist_lock.
+// As in Linux, the sum walks every thread whatever same_thread_group()
+// says. Linux also refreshes the reader's own not-yet-accounted runtime
+// first when it reads its own group (task_sched_runtime(current), the one
+// place same_thread_group() matters here); tasklab counts CPU time in whole
+// ticks as they happen, so there is nothing pending to refresh.
 void thread_group_cputime(struct task *t, u64 *utime, u64 *stime)
 {
+  struct task *o;
   *utime = t->signal->utime;
   *stime = t->signal->stime;
-  for (struct task *o = tasks; o < &tasks[NTASK]; o++) {
-    if (!o->attached || o->exit_state || !same_thread_group(o, t))
+  for_each_thread(t->signal, o) {
+    if (o->exit_state)
       continue;   // exited threads are in the signal_struct already
     *utime += o->utime;
     *stime += o->stime;

@@ -439,6 +439,29 @@ attach_all_threads(void)
 
 static void detach_all(void);
 
+#ifdef USER_CS64
+// GDB's x86_linux_nat_target::read_description(): tell a 64-bit process
+// from a 32-bit one by the code segment of one of its threads. GDB 10
+// asks a thread other than the main one (the last it attached: "usually
+// the IO thread", as Torvalds put it); GDB 11 and later ask the main
+// thread (fbf3c4b97907). An I/O thread with zeroed registers (Linux 5.12)
+// has cs 0, so GDB 10 took the process for i386 and warned, as here.
+static void
+read_description(void)
+{
+  struct user_regs r;
+  struct lwp *lp = gdb15 ? find_lwp(pid) : &lwps[nlwp - 1];
+
+  if (lp && get_regs(lp, &r) == 0 && USER_REGS_CS(&r) != USER_CS64)
+    fprintf(STDERR, "warning: Selected architecture i386:x86-64 is not compatible with "
+            "reported target architecture i386\n\n"
+            "warning: Architecture rejected target-supplied description\n");
+}
+#else
+// Other architectures have no 32/64-bit probe to get wrong.
+static void read_description(void) { }
+#endif
+
 // Attach to process p: the main thread, then every other one. Returns 0,
 // or -1 with nothing held.
 static int
@@ -468,6 +491,7 @@ attach_process(int p)
     detach_all();
     return -1;
   }
+  read_description();
   return 0;
 }
 
@@ -641,6 +665,13 @@ static const char *const regnames[] = {
   "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7",
   "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11",
   "t3", "t4", "t5", "t6",
+};
+#define NREGNAMES ((int)(sizeof regnames / sizeof regnames[0]))
+#elif defined(__x86_64__)
+static const char *const regnames[] = {
+  "r15", "r14", "r13", "r12", "rbp", "rbx", "r11", "r10", "r9", "r8",
+  "rax", "rcx", "rdx", "rsi", "rdi", "orig_rax", "rip", "cs", "eflags", "rsp",
+  "ss", "fs_base", "gs_base", "ds", "es", "fs", "gs",
 };
 #define NREGNAMES ((int)(sizeof regnames / sizeof regnames[0]))
 #else

@@ -128,11 +128,16 @@ struct pt_regs *task_pt_regs(struct task *t)
 }
 
 // Prepare a new task's first switch: into ret_from_fork, which runs
-// fn(arg) for a kernel thread (fn != NULL) or returns to user mode.
+// fn(arg) for a kernel or I/O thread (fn != NULL) or returns to user mode.
+// Such a thread has no user state: its saved user registers are zero,
+// as Linux sets them for PF_KTHREAD and, since 5.12-rc1 (4727dc20e042),
+// for PF_IO_WORKER. A debugger that reads an I/O thread sees pc 0.
 void arch_copy_thread(struct task *t, void (*fn)(void *), void *arg)
 {
   struct pt_regs *regs = task_pt_regs(t);
   t->ti.regs = regs;
+  if (fn)
+    memset(regs, 0, sizeof(*regs));
   memset(&t->ti.context, 0, sizeof(t->ti.context));
   t->ti.context.ra = (u64)ret_from_fork;
   t->ti.context.sp = (u64)regs;

@@ -11,6 +11,10 @@ struct user_regs {
 #define USER_REGS_PC(r) ((r)->rip)
 #define USER_REGS_SP(r) ((r)->rsp)
 #define USER_REGS_FP(r) ((r)->rbp)
+// The code segment of a 64-bit user thread (the kernel's USER_CS): what a
+// debugger checks to tell a 64-bit process from a 32-bit one.
+#define USER_REGS_CS(r) ((r)->cs)
+#define USER_CS64 (0x20 | 3)
 // A frame-pointer frame: the caller's rbp at rbp+0, the return address at rbp+8.
 #define FRAME_PREV_FP_OFFSET 0
 #define FRAME_RA_OFFSET      8
