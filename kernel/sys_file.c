@@ -113,9 +113,20 @@ static int create(const char *path, short type, short major, short minor,
   if (err < 0)
     return err;
   ilock(dp);
-  if (dp->dev == PROCDEV) {   // procfs holds no files of ours
+  if (dp->dev == PROCDEV) {
+    // procfs makes no files: O_CREAT can only open one that is there
+    // (echo N > /proc/sys/kernel/KNOB, as on Linux).
+    ip = may_exist ? dirlookup(dp, name, NULL) : NULL;
     iunlockput(dp);
-    return -EACCES;
+    if (!ip)
+      return -EACCES;
+    ilock(ip);
+    if (ip->type == T_DIR) {
+      iunlockput(ip);
+      return -EISDIR;
+    }
+    *ipp = ip;
+    return 0;
   }
   if ((ip = dirlookup(dp, name, NULL)) != NULL) {
     iunlockput(dp);
@@ -178,10 +189,11 @@ long sys_open(struct pt_regs *regs)
     err = create(path, T_FILE, 0, 0, true, &ip);
   } else if ((err = namei(path, &ip)) == 0) {
     ilock(ip);
-    if ((ip->type == T_DIR || (ip->dev == PROCDEV && !procfs_writable(ip))) && acc != O_RDONLY) {
-      err = ip->dev == PROCDEV ? -EACCES : -EISDIR;
-      iunlockput(ip);
-    }
+  }
+  if (err == 0 && acc != O_RDONLY &&
+      (ip->type == T_DIR || (ip->dev == PROCDEV && !procfs_writable(ip)))) {
+    err = ip->dev == PROCDEV ? -EACCES : -EISDIR;
+    iunlockput(ip);
   }
   if (err < 0) {
     end_op();
