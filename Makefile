@@ -3,6 +3,7 @@
 #   make qemu         boot it (Ctrl-A x leaves QEMU)
 #   make qemu-gdb     boot it stopped, waiting for gdb-multiarch
 #   make check        every test suite; closes with "N passed, N failed"
+#   make matrix       every lab grader against every series and wrong fix
 #   make bench        figures: build time, boot time (medians)
 #   make deps         install the Debian packages that are missing
 #   make clean
@@ -168,6 +169,15 @@ check-arch: deps
 	@$(MAKE) -s --no-print-directory all
 	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/check.sh
 
+# make matrix: every lab grader against the baseline, every reference series
+# and every known-wrong fix (solutions/mutants/), as a table.
+matrix:
+	@ARCHS="$(RUN_ARCHS)" TARGET=matrix MAKE="$(MAKE)" sh tools/check-all.sh
+
+matrix-arch: deps
+	@$(MAKE) -s --no-print-directory all
+	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/matrix.sh
+
 bench:
 	@ARCHS="$(RUN_ARCHS)" TARGET=bench MAKE="$(MAKE)" sh tools/check-all.sh
 
@@ -181,7 +191,7 @@ clean:
 	rm -rf build .gdbinit
 
 FORCE:
-.PHONY: all qemu qemu-gdb qemu-cmd check check-arch bench bench-arch deps clean FORCE
+.PHONY: all qemu qemu-gdb qemu-cmd check check-arch matrix matrix-arch bench bench-arch deps clean FORCE
 
 # ---------------------------------------------------------------- labs
 # make grade LAB=name runs labs/grade/name.sh against this tree.
@@ -193,17 +203,14 @@ grade: deps
 
 .PHONY: grade
 
-# make apply-solution LAB=deny|hide|embrace [DEST=dir]: the reference
-# series (and the ones it builds on) applied to a fresh copy of this tree
-# in DEST (default build/solutions/LAB); DEST=. applies it to this tree.
+# make apply-solution LAB=name [DEST=dir] [FROM=ref]: the reference series
+# solutions/LAB (and the ones it builds on) applied to a fresh copy of the
+# baseline, branch main (FROM=ref another commit, FROM=. this tree as it
+# is), in DEST (default build/solutions/LAB). DEST=. applies it to this tree.
 apply-solution:
-	@test -n "$(LAB)" || { echo "usage: make apply-solution LAB=deny|hide|embrace [DEST=dir]"; exit 2; }
+	@test -n "$(LAB)" || { echo "usage: make apply-solution LAB=deny|hide|embrace|embrace-v1|followups [DEST=dir] [FROM=ref]"; exit 2; }
 	@dest="$(if $(DEST),$(DEST),build/solutions/$(LAB))"; \
-	if [ "$$dest" != . ]; then \
-	  rm -rf "$$dest" && mkdir -p "$$dest" && \
-	  tar cf - --exclude=./build --exclude=./.git . | tar xf - -C "$$dest"; \
-	fi; \
-	sh tools/apply-solution.sh $(LAB) "$$dest" && \
+	sh tools/apply-solution.sh $(LAB) "$$dest" $(FROM) && \
 	echo "done: build it with make -C $$dest (ARCH=$(ARCH))"
 
 .PHONY: apply-solution

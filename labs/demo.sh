@@ -212,7 +212,7 @@ if command -v git > /dev/null 2>&1 && [ -d .git ] && ! git diff --quiet HEAD -- 
 fi
 for s in deny hide embrace; do
 	t=$(date +%s)
-	if ! $MAKE -s --no-print-directory apply-solution LAB=$s DEST="$DEMO/$s" > "$DEMO/build-$s-$ARCH.log" 2>&1 ||
+	if ! $MAKE -s --no-print-directory apply-solution LAB=$s DEST="$DEMO/$s" FROM=. > "$DEMO/build-$s-$ARCH.log" 2>&1 ||
 		! $MAKE -s --no-print-directory -j2 -C "$DEMO/$s" ARCH="$ARCH" all >> "$DEMO/build-$s-$ARCH.log" 2>&1; then
 		say "demo: solutions/$s does not apply or build (see $DEMO/build-$s-$ARCH.log)"
 		exit 1

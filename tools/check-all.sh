@@ -1,12 +1,19 @@
 #!/bin/sh
-# tools/check-all.sh: `make check` (and `make bench`) for several
-# architectures. Runs `make TARGET-arch ARCH=a` for each a in $ARCHS, one
-# after the other. For check, each architecture's closing line is shown as
-# "ARCH: N passed, N failed" and the run closes with the total,
-# "N passed, N failed"; exits non-zero if anything failed (an architecture
-# whose run ends without a closing line counts as one failure).
+# tools/check-all.sh: `make check` (and `make matrix`, `make bench`) for
+# several architectures: `make TARGET-arch ARCH=a` for each a in $ARCHS.
 #
-# Environment (set by the Makefile): ARCHS, MAKE, TARGET (check or bench).
+# bench runs them one after the other (its figures need a quiet machine).
+# check and matrix build every architecture first, one after the other,
+# then run them side by side, each into its own file,
+# build/TARGET-ARCH.out: the first one's lines are shown as they come, the
+# others' once it is done, so that no two runs' lines interleave. Each
+# architecture's closing line is shown as "ARCH: N passed, N failed", and
+# the run closes with the total, "N passed, N failed"; exits non-zero if
+# anything failed (an architecture whose run ends without a closing line
+# counts as one failure).
+#
+# Environment (set by the Makefile): ARCHS, MAKE, TARGET (check, matrix
+# or bench).
 
 MAKE=${MAKE:-make}
 TARGET=${TARGET:-check}
@@ -16,30 +23,53 @@ if [ $# -eq 1 ]; then
 fi
 
 mkdir -p build
-total_pass=0 total_fail=0 status=0
-for a in $ARCHS; do
-	if [ "$TARGET" = bench ]; then
+if [ "$TARGET" = bench ]; then
+	status=0
+	for a in $ARCHS; do
 		$MAKE -s --no-print-directory bench-arch ARCH="$a" || status=1
 		echo
-		continue
+	done
+	exit $status
+fi
+
+# Build first, one architecture at a time: the runs share build/mkfs.
+for a in $ARCHS; do
+	if ! $MAKE -s --no-print-directory deps all ARCH="$a"; then
+		echo "FAIL $a: the build failed"
+		echo "0 passed, 1 failed"
+		exit 1
 	fi
-	rm -f "build/check-$a.counts"
-	$MAKE -s --no-print-directory check-arch ARCH="$a" 2>&1 |
-		awk -v arch="$a" -v out="build/check-$a.counts" '
-			/^[0-9]+ passed, [0-9]+ failed$/ {
-				print arch ": " $0; fflush(); print $1, $3 > out; next
-			}
-			{ print; fflush() }'
-	if [ -s "build/check-$a.counts" ]; then
-		read p f < "build/check-$a.counts"
-	else
-		echo "FAIL $a: make check-arch ended without a closing line"
-		p=0 f=1
-	fi
-	rm -f "build/check-$a.counts"
-	total_pass=$((total_pass + p))
-	total_fail=$((total_fail + f))
 done
-[ "$TARGET" = bench ] && exit $status
+
+# Then run them side by side; PIDS holds "arch:pid" words.
+PIDS=""
+for a in $ARCHS; do
+	$MAKE -s --no-print-directory "$TARGET-arch" ARCH="$a" > "build/$TARGET-$a.out" 2>&1 &
+	PIDS="$PIDS $a:$!"
+done
+
+# show ARCH PID: ARCH's lines, as they come until its run (PID) ends,
+# its closing line as "ARCH: N passed, N failed"; sets P and F from it.
+# (sed -u: line by line; awk would read the pipe in blocks.)
+show() {
+	tail -n +1 --pid="$2" -f "build/$TARGET-$1.out" |
+		sed -u -E "s/^([0-9]+ passed, [0-9]+ failed)\$/$1: \\1/"
+	_last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "build/$TARGET-$1.out" | tail -n 1)
+	if [ -n "$_last" ]; then
+		set -- $_last
+		P=$1 F=$3
+	else
+		echo "FAIL $1: make $TARGET-arch ended without a closing line"
+		P=0 F=1
+	fi
+}
+
+total_pass=0 total_fail=0
+for ap in $PIDS; do
+	show "${ap%%:*}" "${ap#*:}"
+	total_pass=$((total_pass + P))
+	total_fail=$((total_fail + F))
+done
+wait
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

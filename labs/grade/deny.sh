@@ -13,7 +13,11 @@
 #   - SIGCONT lets it go on;
 #   - `kill -9 TID` for an I/O thread's tid is refused with "No such
 #     process" (ESRCH) and the process lives on;
-#   - `kill -9 PID` still ends every thread, and no page is lost.
+#   - the same refusal for tgkill(PID, TID, SIG) (the tgkill tool);
+#   - `kill -9 PID` still ends every thread, and no page is lost;
+#   - a stop that comes while the I/O threads are still being created
+#     (/proc/sys/kernel/io_thread_race_ticks slows their creation down)
+#     completes too, nothing spins, and after SIGCONT the copy finishes.
 # The baseline fails the STOP and kill checks; the deny series passes all.
 # One PASS/FAIL line per check, then "N passed, N failed"; exit 1 on a
 # failure. CPUS=N picks the CPU count (default 3). The full serial log is
@@ -106,6 +110,23 @@ else
 	else
 		fail_log "kill -9 $MGR (iou-mgr-$PID) should fail with 'kill: ($MGR) - No such process' (output: $KOUT)"
 	fi
+	# The same refusal on the thread-directed path: tgkill(PID, TID, SIG)
+	# goes through check_kill_permission() too, not through kill()'s
+	# process lookup.
+	if [ "$ALIVE" = yes ]; then
+		run_cmd "tgkill $PID $MGR KILL" 20
+		KOUT=$OUT
+		KFROM=$CMD_FROM
+		run_cmd 'sleep 1' 10
+		if [ -n "$(line_after "$KFROM" "$WS""PID $PID (killed|exited)")" ]; then
+			ALIVE=no
+			fail_log "tgkill $PID $MGR KILL (iou-mgr-$PID) was not refused: it ended the whole process (a refusal on kill(2)'s path alone misses tgkill(2))"
+		elif grep -q -x -F "tgkill: ($MGR) - No such process" "$KOUT"; then
+			pass "tgkill $PID $MGR KILL (iou-mgr-$PID) is refused too: tgkill: ($MGR) - No such process"
+		else
+			fail_log "tgkill $PID $MGR KILL (iou-mgr-$PID) should fail with 'tgkill: ($MGR) - No such process' (output: $KOUT)"
+		fi
+	fi
 fi
 
 # 5. kill -9 PID still ends everything, and every page comes back.
@@ -125,5 +146,48 @@ if [ -z "$THREADS" ] && [ "$MEMFREE" = "$MEM0" ]; then
 	pass "no thread of $PID is left and no page is lost (MemFree $MEMFREE kB)"
 else
 	fail_log "after kill -9 $PID: threads left: '$(echo $THREADS)'; MemFree ${MEMFREE:-?} kB, was $MEM0 kB"
+fi
+
+# 6. A stop while the I/O threads are still being created (Oleg Nesterov's
+# point on the posted deny patches): a thread born into a stopping group
+# joins the stop in task_join_group_stop(), not in do_signal_stop(), so
+# the I/O threads must be left out where both meet. The knob makes each
+# create_io_thread() take half a second, so the copy's threads are still
+# being made when the stop comes; it must complete, nothing may spin, and
+# after SIGCONT the copy must finish.
+run_cmd 'echo 50 > /proc/sys/kernel/io_thread_race_ticks' 20
+start_one $STOP_SECS
+# The stop must come once the creating has begun (iou-mgr-ONE is there,
+# the workers are yet to come): wait for that, not for a time.
+_io_i=0
+while [ -n "$ONE" ] && get_nthreads "$ONE" && [ "$NTHREADS" -eq 1 ] && [ $_io_i -lt 100 ]; do
+	_io_i=$((_io_i + 1))
+done
+if [ -n "$ONE" ]; then
+	stop_copy "$ONE"
+	run_cmd 'echo 0 > /proc/sys/kernel/io_thread_race_ticks' 20
+	get_nthreads "$ONE"
+	case "$STOPPED" in
+	yes) pass "kill -STOP $ONE while its I/O threads are being created: the parent is told it stopped ($NTHREADS threads by then)" ;;
+	no) fail_log "kill -STOP $ONE while its I/O threads are being created: the parent was not told within $STOP_SECS s ($STOP_DETAIL): a thread created during the stop was counted in it (task_join_group_stop())" ;;
+	*) fail_log "kill -STOP $ONE while its I/O threads are being created: waitstop said nothing about the stop: $Q_REASON" ;;
+	esac
+	[ "$STOPPED" = yes ] && wait_io_idle "$ONE" 30
+	get_io_cpu "$ONE"
+	if [ "$IOCPU" -le $MAX_IDLE_CPU ]; then
+		pass "top -H: the I/O threads of the stopped $ONE, created during the stop, use ${IOCPU}% CPU together"
+	else
+		fail_log "top -H: the I/O threads of the stopped $ONE, created during the stop, use ${IOCPU}% CPU together (${IOBUSY:-none listed}), want at most ${MAX_IDLE_CPU}%"
+	fi
+	run_cmd "kill -CONT $ONE" 20
+	Q_REASON=""
+	if wait_end "$ONE" 20 && [ -n "$(line_after "$CMD_FROM" "$WS""PID $ONE exited 0")" ]; then
+		pass "kill -CONT $ONE: the copy goes on and finishes (exit 0)"
+	else
+		fail_log "kill -CONT $ONE: the copy did not finish with exit 0: ${Q_REASON:-$(line_after "$CMD_FROM" "$WS""PID $ONE (exited|killed)" | sed 's/.*waitstop://')}"
+		run_cmd "kill -9 $ONE" 20
+	fi
+else
+	run_cmd 'echo 0 > /proc/sys/kernel/io_thread_race_ticks' 20
 fi
 finish

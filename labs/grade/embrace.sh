@@ -15,7 +15,14 @@
 #   - SIGCONT resumes every thread; a one-shot copy stopped in the middle
 #     and continued completes, byte-identical (cmp, cksum);
 #   - STOP then `kill -9 PID` ends every thread at once, and no page is
-#     lost (MemFree as before).
+#     lost (MemFree as before);
+#   - with SQPOLL (`uringcp -l -s`), kill -STOP stops the iou-sqp thread
+#     too and kill -9 ends the process;
+#   - kill -9 to an I/O thread's tid ends the process, as for any thread;
+#   - `sigdeliver`: SIGUSR1 sent to the process 100 times always runs its
+#     handler in the main thread, never vanishes into an I/O thread;
+#   - `racetest`: a signal sent while create_io_thread() makes a thread
+#     finds its signals blocked already (the mask set in copy_process()).
 # The baseline fails the mgdb and STOP checks; the embrace series passes
 # all. One PASS/FAIL line per check, then "N passed, N failed"; exit 1 on
 # a failure. CPUS=N picks the CPU count (default 3). The full serial log is
@@ -129,19 +136,19 @@ fi
 
 # 5. A one-shot copy, stopped in the middle and continued, completes
 # byte-identical.
-# Stop it at once (a 4 MB copy takes a few seconds, one command on the
-# console a fraction of one), then check that it had its I/O threads
-# by then: uringcp -a punts its first 64 reads as it starts.
+# Stop it as soon as its I/O threads exist (uringcp -a punts its first 64
+# reads as it starts, so requests are then in flight; a 4 MB copy takes
+# seconds, one look at /proc a fraction of one). On a loaded machine the
+# copy may take a while to get there: wait for it, not for a time.
 LOOP=$PID
-ONE=""
 ONE_SECS=$STOP_SECS
 [ "$STOP_WORKS" = yes ] || ONE_SECS=5
-if run_cmd "waitstop -t $ONE_SECS uringcp -a big out2 &" 20 &&
-	wait_after "$CMD_FROM" "$WS"'PID [0-9]+ started: uringcp -a' 20; then
-	ONE=$(line_after "$CMD_FROM" "$WS"'PID [0-9]+ started' | sed -E 's/.*waitstop: PID ([0-9]+) started.*/\1/')
-else
-	fail_log "waitstop uringcp -a big out2 & did not start: $Q_REASON"
-fi
+start_one $ONE_SECS
+_io_i=0
+while [ -n "$ONE" ] && get_nthreads "$ONE" && [ "$NTHREADS" -gt 0 ] && [ "$NTHREADS" -lt 3 ] &&
+	[ $_io_i -lt 100 ]; do
+	_io_i=$((_io_i + 1))
+done
 if [ -n "$ONE" ]; then
 	stop_copy "$ONE"
 	ONE_STOPPED=$STOPPED
@@ -151,14 +158,14 @@ if [ -n "$ONE" ]; then
 	MIDWAY=$(grep -E ' differ: |^(\$ )*cmp: ' "$OUT" | head -n 1 | sed 's/^[$ ]*//')
 	ONE_DETAIL=$STOP_DETAIL
 	run_cmd "kill -CONT $ONE" 20
-	wait_after "$CMD_FROM" "$WS""PID $ONE (exited|killed)" 60
+	wait_end "$ONE" 20
 	ENDED=$?
 	if [ "$ONE_STOPPED" != yes ]; then
 		fail_log "uringcp -a big out2 (PID $ONE): kill -STOP was not reported to the parent ($ONE_DETAIL)"
 	elif [ "$ONE_THREADS" -lt 3 ]; then
 		fail_log "uringcp -a big out2 (PID $ONE) had $ONE_THREADS thread(s) when stopped: its I/O threads did not exist yet"
 	elif [ $ENDED != 0 ]; then
-		fail_log "uringcp -a big out2 (PID $ONE) did not finish within 60 s of kill -CONT: $Q_REASON"
+		fail_log "uringcp -a big out2 (PID $ONE) did not finish after kill -CONT: $Q_REASON"
 	elif [ -z "$(line_after "$CMD_FROM" "$WS""PID $ONE exited 0")" ]; then
 		fail_log "uringcp -a big out2 (PID $ONE) ended badly: $(line_after "$CMD_FROM" "$WS""PID $ONE (exited|killed)" | sed 's/.*waitstop:/waitstop:/')"
 	else
@@ -201,4 +208,72 @@ if [ "$NTHREADS" = 0 ] && [ "$MEMFREE" = "$MEM0" ]; then
 else
 	fail_log "after kill -9 $PID: /proc/$PID/status counts $NTHREADS thread(s); MemFree ${MEMFREE:-?} kB, was $MEM0 kB"
 fi
+
+# 7. The SQPOLL thread takes signals too: with `uringcp -l -s` (an
+# iou-sqp-PID thread submits), kill -STOP stops every thread, the parent
+# is told, and kill -9 ends it.
+start_copy '-l -s big out' || finish
+stop_copy "$PID"
+get_threads "$PID"
+NOTT=$(not_in_state T)
+SQP=$(echo "$THREADS" | awk '$3 ~ /^iou-sqp/ { print $1 }' | head -n 1)
+if [ "$STOPPED" != yes ]; then
+	fail_log "uringcp -l -s (SQPOLL, PID $PID): kill -STOP was not reported to the parent ($STOP_DETAIL); threads: $(echo $THREADS)"
+elif [ -z "$SQP" ] || [ -n "$NOTT" ]; then
+	fail_log "uringcp -l -s (SQPOLL, PID $PID): after kill -STOP want every thread, iou-sqp-$PID too, in T; not stopped:${NOTT:- none}$([ -z "$SQP" ] && echo ', and no iou-sqp thread') (output: $OUT)"
+else
+	pass "uringcp -l -s (SQPOLL): kill -STOP $PID stops every thread, iou-sqp-$PID ($SQP) too, and the parent is told"
+fi
+if kill_copy "$PID" 10; then
+	case "$HOW" in
+	*"killed by signal 9 "*) pass "uringcp -l -s: kill -9 $PID ends it: $HOW" ;;
+	*) fail_log "uringcp -l -s: kill -9 $PID: want killed by signal 9, got: $HOW" ;;
+	esac
+else
+	fail_log "uringcp -l -s: kill -9 $PID did not end it within 10 s: $Q_REASON"
+fi
+
+# 8. A signal aimed at an I/O thread is a signal to the process, as for
+# any of its threads: kill -9 to an I/O thread's tid ends the process.
+start_copy '-l -a big out' || finish
+get_threads "$PID"
+IOT=$(echo "$THREADS" | awk '$3 ~ /^iou-/ { print $1 }' | head -n 1)
+if [ -z "$IOT" ]; then
+	fail_log "uringcp -l -a (PID $PID): ps -T lists no I/O thread (output: $OUT)"
+elif run_cmd "kill -9 $IOT" 20 && wait_after "$CMD_FROM" "$WS""PID $PID (killed by signal|exited)" 10; then
+	HOWP=$(line_after "$CMD_FROM" "$WS""PID $PID (killed by signal|exited)" | sed 's/.*waitstop:/waitstop:/')
+	case "$HOWP" in
+	*"killed by signal 9 "*) pass "kill -9 $IOT (an I/O thread of $PID) ends the process, as for any of its threads: $HOWP" ;;
+	*) fail_log "kill -9 $IOT (an I/O thread of $PID): want the process killed by signal 9, got: $HOWP" ;;
+	esac
+else
+	KERR=$(grep -E 'kill: ' "$OUT" | head -n 1)
+	run_cmd "kill -9 $PID" 20
+	fail_log "kill -9 $IOT (an I/O thread of $PID) should end the process, as a signal to any of its threads does; it lived on${KERR:+ ($KERR)}"
+fi
+
+# 9. Signals for the process reach its handler, not an I/O thread:
+# sigdeliver sends SIGUSR1 to itself 100 times, each while its main
+# thread blocks it for a moment; an I/O thread must never take it.
+if run_cmd 'sigdeliver' 90; then
+	SD=$(grep -E '^sigdeliver: [0-9]+ rounds' "$OUT")
+	case "$SD" in
+	*"100 rounds, handler ran 100 times, all in the main thread"*) 
+		BEF=$(echo "$SD" | sed -E 's/.*I\/O threads ([0-9]+) before, ([0-9]+) after.*/\1/')
+		AFT=$(echo "$SD" | sed -E 's/.*I\/O threads ([0-9]+) before, ([0-9]+) after.*/\2/')
+		if [ "$BEF" = "$AFT" ]; then
+			pass "${SD#sigdeliver: }"
+		else
+			fail_log "sigdeliver lost I/O threads while signals came: ${SD#sigdeliver: }"
+		fi ;;
+	*) fail_log "sigdeliver: every SIGUSR1 sent to the process must run its handler in the main thread (an I/O thread that does not block it takes it and loses it): ${SD:-no result line} (output: $OUT)" ;;
+	esac
+else
+	fail_log "sigdeliver did not end within 90 s: $Q_REASON"
+fi
+
+# 10. The mask race: a signal sent into create_io_thread()'s window (the
+# knob makes it half a second) must find the new thread's signals
+# already blocked: no I/O thread spins, and the main thread gets it.
+check_racetest
 finish

@@ -7,12 +7,16 @@
 # `uringcp -l -a big out` as the workload:
 #   - the I/O threads exist (/proc/PID/status counts them in Threads:),
 #     yet ps -T and top -H show none of them;
+#   - a hidden I/O thread cannot be opened by its tid either
+#     (/proc/PID/task/TID): it is out of the thread group, not only out
+#     of the listing;
 #   - mgdb attaches and detaches cleanly: no "Cannot attach" warning,
 #     every thread it lists is stopped (t) while attached, it detaches,
 #     and afterwards the program runs on, untraced;
 #   - the process's CPU time (/proc/PID/stat, utime + stime) is more than
 #     the threads ps can see add up to: the hidden workers' time still
-#     counts for the process;
+#     counts for the process (thread_group_cputime() sums every thread;
+#     filtering that sum with the new same_thread_group() would lose it);
 #   - `kill -9 PID` ends every thread, and no page is lost.
 # The baseline fails the ps, top, mgdb and accounting checks; the hide
 # series passes all. One PASS/FAIL line per check, then "N passed, N
@@ -51,6 +55,19 @@ if [ -z "$TOP_IO" ]; then
 else
 	fail_log "top -H should show no I/O thread of PID $PID; it shows: ${TOP_IO%, } (output: $OUT)"
 fi
+
+# A hidden thread must not be reachable by its tid either: hiding it from
+# the listing alone leaves /proc/PID/task/TID (and so every tool that
+# knows the tid) working. The copy's first request made iou-mgr-PID, and
+# start_copy typed nothing meanwhile, so it has tid PID+1.
+MGR=$((PID + 1))
+run_cmd "cat /proc/$PID/task/$MGR/status" 20
+MGRNAME=$(awk '$1 == "Name:" { print $2 }' "$OUT")
+case "$MGRNAME" in
+iou-*) fail_log "/proc/$PID/task/$MGR/status still shows the hidden I/O thread $MGR ($MGRNAME): it is left out of the listing but not of the thread group (same_thread_group())" ;;
+"") pass "/proc/$PID/task/$MGR/status (iou-mgr-$PID, hidden) cannot be opened: the I/O thread is out of the thread group, not just out of the listing" ;;
+*) fail_log "tid $MGR should be the hidden iou-mgr-$PID, but /proc/$PID/task/$MGR/status names '$MGRNAME' (output: $OUT)" ;;
+esac
 
 # 2. mgdb attaches to what it can see, without a warning, and detaches.
 if run_cmd "mgdb -p $PID -n 5 -batch -ex \"info threads\" -ex detach" 90; then

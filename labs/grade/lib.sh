@@ -30,6 +30,9 @@ MAKE=${MAKE:-make}
 TESTDIR=build/$ARCH/test
 Q_POLL=${Q_POLL:-0.05}          # seconds between looks at the log
 Q_WAIT=${Q_WAIT:-60}            # default seconds for a wait
+Q_PROMPT_MIN=${Q_PROMPT_MIN:-60}  # never wait less for a prompt: on a loaded machine,
+                                # or with the baseline's threads spinning, it is
+                                # slow to come, not lost
 CR=$(printf '\r')
 CLOSING='^[0-9]+ passed, [0-9]+ failed$'
 
@@ -163,14 +166,16 @@ qemu_prompts() {
 # qemu_poll, with Q_REASON, if it does not come.
 qemu_wait_prompt() {
 	_want=$((Q_SENT + 1))
-	_deadline=$(($(date +%s) + ${1:-$Q_WAIT}))
+	_wp_secs=${1:-$Q_WAIT}
+	[ "$_wp_secs" -ge "$Q_PROMPT_MIN" ] || _wp_secs=$Q_PROMPT_MIN
+	_deadline=$(($(date +%s) + _wp_secs))
 	while [ "$(qemu_prompts)" -lt "$_want" ]; do
 		if ! qemu_running; then
 			Q_REASON="no prompt: QEMU exited with status $Q_STATUS"
 			return 2
 		fi
 		if [ "$(date +%s)" -ge "$_deadline" ]; then
-			Q_REASON="no prompt after ${1:-$Q_WAIT} s"
+			Q_REASON="no prompt after $_wp_secs s"
 			return 1
 		fi
 		sleep "$Q_POLL"

@@ -1,0 +1,227 @@
+#!/bin/sh
+# labs/grade/matrix.sh: proves that the lab graders judge behaviour, by
+# running them against kernels whose verdict is known: each grader must
+# pass with its reference series (and with the series that build on it),
+# and fail on the baseline, on the strategies that do not meet its lab,
+# and on every known-wrong fix of its lab (solutions/mutants/). The
+# grader of lab 01 goes the other way: it passes on the baseline and
+# fails once the bug is fixed.
+#
+#   sh labs/grade/matrix.sh            every cell below, for $ARCH
+#   QUICK=1 sh labs/grade/matrix.sh    only the cells marked quick (make check)
+#   ONLY=ERE sh labs/grade/matrix.sh   only graders (or trees) matching ERE
+#   JOBS=N                             cells run N at a time (default 2)
+#
+# Each tree is this tree with its series applied (make apply-solution
+# FROM=.), in build/matrix-ARCH/NAME. The series change only kernel/, so a tree
+# builds only its kernel and boots this tree's fs.img. A cell expected to
+# fail runs its grader with FAIL_FAST=1 (it ends at its first FAIL).
+#
+# One PASS/FAIL line per cell, in the order of the table (each cell's
+# outcome against its expectation), then the table itself, then "N passed,
+# N failed". Each grader's output: build/matrix-ARCH/out/GRADER@TREE.
+
+cd "$(dirname "$0")/../.." || exit 1
+. labs/grade/lib.sh
+
+TOP=$(pwd)
+M=build/matrix-$ARCH          # one tree per series, per architecture: the two run side by side
+R=$M/out
+JOBS=${JOBS:-2}
+GRADERS="reproduce deny hide embrace followups"
+
+# The cells: GRADER TREE EXPECT QUICK [WHY]. EXPECT is pass or fail, or
+# ARCH:VERDICT,... where the verdict differs by port (on riscv64 the
+# followups series changes nothing: Linux 5.13 left riscv's I/O threads
+# with zeroed registers, so there embrace already behaves as followups,
+# and followups-pc-only is followups); "skip" leaves a cell out on a
+# port. QUICK is "quick" for the cells make check runs, else "-". WHY, for
+# a wrong fix, is an ERE that the grader's first FAIL line must match: the
+# grader must reject it for the behaviour it breaks, not by chance.
+CELLS="
+reproduce baseline pass quick
+reproduce embrace fail quick
+deny deny pass quick
+deny baseline fail quick
+deny hide fail -
+deny embrace fail -
+deny mutants/deny-stop-only fail - being created
+deny mutants/deny-kill-path fail - tgkill
+hide hide pass quick
+hide baseline fail quick
+hide deny fail -
+hide embrace fail -
+hide mutants/hide-listing-only fail - cannot be opened|still shows the hidden
+hide mutants/hide-cputime-filtered fail - ticks
+embrace embrace pass quick
+embrace followups pass -
+embrace baseline fail quick
+embrace deny fail -
+embrace hide fail -
+embrace embrace-v1 fail -
+embrace mutants/embrace-no-sqpoll fail - SQPOLL
+embrace mutants/embrace-nothing-blocked fail - sigdeliver
+embrace mutants/embrace-keeps-kill-refusal fail - an I/O thread of
+embrace mutants/embrace-ret-first fail - STOP
+embrace mutants/embrace-do-exit fail - kill -9
+embrace mutants/embrace-mask-late fail - racetest
+followups followups pass quick
+followups baseline fail quick
+followups embrace x86_64:fail,riscv64:pass -
+followups mutants/followups-pc-only x86_64:fail,riscv64:skip - rsp
+"
+
+# expect_of SPEC: the verdict SPEC gives for $ARCH (pass, fail or skip).
+expect_of() {
+	case "$1" in
+	*:*) echo "$1" | tr ',' '\n' | sed -n "s/^$ARCH://p" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# cells: the cells to run, one "GRADER TREE EXPECT [WHY]" a line.
+cells() {
+	echo "$CELLS" | while read -r g t e q why; do
+		[ -n "$g" ] || continue
+		[ -n "$QUICK" ] && [ "$q" != quick ] && continue
+		if [ -n "$ONLY" ] && ! echo "$g $t" | grep -q -E -e "$ONLY"; then
+			continue
+		fi
+		e=$(expect_of "$e")
+		[ "$e" = skip ] || echo "$g $t $e $why"
+	done
+}
+
+# tree_dir TREE: where TREE is built ("baseline" is this tree).
+tree_dir() {
+	if [ "$1" = baseline ]; then echo "$TOP"; else echo "$M/$1"; fi
+}
+
+# build_tree TREE: apply its series to a copy of this tree and build its
+# kernel. False (after a FAIL line) if that does not work.
+build_tree() {
+	_bt_log=$R/build-$(echo "$1" | tr / _).log
+	if ! $MAKE -s --no-print-directory apply-solution LAB="$1" DEST="$M/$1" FROM=. > "$_bt_log" 2>&1; then
+		fail "$1: make apply-solution LAB=$1 failed (log: $_bt_log)"
+		return 1
+	fi
+	if ! $MAKE -s --no-print-directory -j2 -C "$M/$1" ARCH="$ARCH" "build/$ARCH/kernel.elf" >> "$_bt_log" 2>&1; then
+		fail "$1: the tree with solutions/$1 applied does not build (log: $_bt_log)"
+		return 1
+	fi
+}
+
+# run_cell GRADER TREE EXPECT: run the grader in the tree's directory on
+# this tree's image; its output goes to $R/GRADER@TREE.
+run_cell() {
+	_rc_out=$TOP/$R/$1@$(echo "$2" | tr / _)
+	_rc_ff=""
+	_rc_stop=${STOP_SECS:-60}
+	if [ "$3" = fail ]; then
+		_rc_ff=1
+		_rc_stop=20
+	fi
+	# A cell that must fail need not wait a minute for a stop that never
+	# comes (STOP_SECS): 20 s is plenty for a kernel that does stop.
+	(cd "$(tree_dir "$2")" && ARCH=$ARCH MAKE=$MAKE CPUS=${CPUS:-3} FAIL_FAST=$_rc_ff \
+		STOP_SECS=$_rc_stop IMG="$TOP/build/$ARCH/fs.img" sh "labs/grade/$1.sh") < /dev/null > "$_rc_out" 2>&1
+}
+
+# judge GRADER TREE EXPECT [WHY]: one PASS/FAIL line for a finished cell;
+# its verdict (pass, fail, none) goes to $R/GRADER@TREE.verdict. A cell
+# expected to fail for WHY must fail first at a line matching WHY.
+judge() {
+	_j_out=$R/$1@$(echo "$2" | tr / _)
+	_j_first=$(grep -E '^FAIL ' "$_j_out" | head -n 1 | sed -E 's/ \(log: [^)]*\)$//' | cut -c 6-200)
+	_j_why=$4
+	_j_ok=""
+	if ! log_counts "$_j_out"; then
+		_j_v=none
+		fail "$1 grader on $2: printed no closing line (output: $_j_out)"
+	elif [ "$R_FAIL" = 0 ] && [ "$R_PASS" -gt 0 ]; then
+		_j_v=pass
+		[ "$3" = pass ] && _j_ok=yes
+		if [ "$3" = pass ]; then
+			pass "$1 grader on $2: passes ($R_PASS checks)"
+		else
+			fail "$1 grader on $2: should fail, but all $R_PASS checks passed (output: $_j_out)"
+		fi
+	else
+		_j_v=fail
+		if [ "$3" != fail ]; then
+			fail "$1 grader on $2: should pass: $R_PASS passed, $R_FAIL failed, first: $_j_first (output: $_j_out)"
+		elif [ -n "$_j_why" ] && ! echo "$_j_first" | grep -q -E -e "$_j_why"; then
+			_j_v=other
+			fail "$1 grader on $2: fails, but not at the behaviour this fix breaks (want a FAIL matching /$_j_why/), first: $_j_first (output: $_j_out)"
+		else
+			_j_ok=yes
+			pass "$1 grader on $2: fails as it must: $_j_first"
+		fi
+	fi
+	echo "$_j_v $3 $_j_ok" > "$_j_out.verdict"
+}
+
+# table: the verdicts, a row per tree and a column per grader. A cell
+# reads "pass" or "fail" as expected, "PASS!", "FAIL!" or "OTHER!" (failed
+# at another behaviour than the one the wrong fix breaks) against its
+# expectation, "-" if not run.
+table() {
+	echo
+	printf '%-30s' "tree \\ grader"
+	for g in $GRADERS; do printf ' %-9s' "$g"; done
+	echo
+	cells | awk '{ print $2 }' | awk '!seen[$0]++' | while read -r t; do
+		printf '%-30s' "$t"
+		for g in $GRADERS; do
+			_t_v=$R/$g@$(echo "$t" | tr / _).verdict
+			if [ -f "$_t_v" ]; then
+				read -r got want ok < "$_t_v"
+				if [ -n "$ok" ]; then
+					printf ' %-9s' "$got"
+				else
+					printf ' %-9s' "$(echo "$got" | tr a-z A-Z)!"
+				fi
+			else
+				printf ' %-9s' -
+			fi
+		done
+		echo
+	done
+	echo
+}
+
+suite_header "matrix" "$ARCH, CPUS=${CPUS:-3}, ${JOBS} at a time"
+mkdir -p "$R"
+rm -f "$R"/*.verdict
+if ! $MAKE -s --no-print-directory ARCH="$ARCH" all > "$R/build-baseline.log" 2>&1; then
+	fail "the baseline does not build (log: $R/build-baseline.log)"
+	echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+	exit 1
+fi
+BROKEN=" "
+for t in $(cells | awk '$2 != "baseline" { print $2 }' | awk '!seen[$0]++'); do
+	build_tree "$t" || BROKEN="$BROKEN$t "
+done
+
+# Run the cells in JOBS lanes (cell i goes to lane i mod JOBS), each lane
+# one cell after the other; then judge them in table order.
+cells > "$R/cells"
+_lane=0
+while [ "$_lane" -lt "$JOBS" ]; do
+	awk -v j="$JOBS" -v l="$_lane" '(NR - 1) % j == l' "$R/cells" > "$R/lane$_lane"
+	(
+		while read -r g t e why; do
+			case "$BROKEN" in *" $t "*) continue ;; esac
+			run_cell "$g" "$t" "$e"
+		done < "$R/lane$_lane"
+	) &
+	_lane=$((_lane + 1))
+done
+wait
+while read -r g t e why; do
+	case "$BROKEN" in *" $t "*) continue ;; esac
+	judge "$g" "$t" "$e" "$why"
+done < "$R/cells"
+table
+echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+[ "$TOTAL_FAIL" -eq 0 ]
