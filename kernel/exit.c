@@ -59,8 +59,12 @@ static void exit_notify(struct task *t, int code)
   forget_original_parent(t);
   struct signal_struct *sig = t->signal;
   spin_lock(&t->sighand->siglock);
+  // Into the group's sums of exited threads, in the same critical section
+  // that sets exit_state below: a reader of the sums skips exited threads
+  // (thread_group_cputime(), /proc/<pid>/io), so each counts exactly once.
   sig->utime += t->utime;
   sig->stime += t->stime;
+  task_io_accounting_add(&sig->ioac, &t->ioac);
   t->exit_code = code;
   struct task *leader = t->group_leader;
   if (thread_group_leader(t)) {

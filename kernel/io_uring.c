@@ -123,13 +123,14 @@ static bool io_file_is_reg(struct file *f)
   return f->type == FD_INODE && f->ip->dev != PROCDEV;
 }
 
-// Do req's operation. nonblock: the inline attempt at submission, which
-// returns -EAGAIN instead of waiting, as Linux 5.12 does: for a read that
-// the buffer cache cannot serve or that waits for a pipe or device, and
-// for every write to a disk file (5.12 tries no buffered write inline).
+// Do req's operation, uncounted (io_issue_sqe() counts it). nonblock:
+// the inline attempt at submission, which returns -EAGAIN instead of
+// waiting, as Linux 5.12 does: for a read that the buffer cache cannot
+// serve or that waits for a pipe or device, and for every write to a disk
+// file (5.12 tries no buffered write inline).
 // (Where the file system allows, 5.12 waits for a read's pages with a
 // callback instead of a worker; here io-wq does all the waiting.)
-static long io_issue_sqe(struct io_kiocb *req, bool nonblock)
+static long io_do_op(struct io_kiocb *req, bool nonblock)
 {
   struct file *f = req->file;
   switch (req->opcode) {
@@ -154,6 +155,35 @@ static long io_issue_sqe(struct io_kiocb *req, bool nonblock)
                             : file_pwrite(f, req->addr, req->len, req->off);
   }
   return -EINVAL;
+}
+
+// Count a read or write just done to the thread that did it, current:
+// the submitter for an inline attempt, the iou-sqp thread under SQPOLL,
+// an iou-wrk worker for a request punted to io-wq. So /proc/<pid>/io
+// counts it to the process and /proc/<pid>/task/<tid>/io to that thread.
+// No lock held: only current writes its counts.
+static void io_account_rw(struct io_kiocb *req, long res)
+{
+  if (req->opcode == IORING_OP_READ) {
+    if (res > 0)
+      add_rchar(current, res);
+    inc_syscr(current);
+  } else if (req->opcode == IORING_OP_WRITE) {
+    if (res > 0)
+      add_wchar(current, res);
+    inc_syscw(current);
+  }
+}
+
+// Do req's operation and count it; returns the result. An inline attempt
+// that would block (-EAGAIN) did nothing and is not counted: the worker
+// that takes the request over counts it, so a request counts once.
+static long io_issue_sqe(struct io_kiocb *req, bool nonblock)
+{
+  long res = io_do_op(req, nonblock);
+  if (!(nonblock && res == -EAGAIN))
+    io_account_rw(req, res);
+  return res;
 }
 
 // io-wq runs this in a worker: the blocking attempt.

@@ -2,8 +2,8 @@
 //
 //   /proc/meminfo                 MemTotal, MemFree
 //   /proc/self                    the reader's own /proc/<pid>
-//   /proc/<pid>/{status,stat}     the process (thread group)
-//   /proc/<pid>/task/<tid>/{status,stat}   one thread
+//   /proc/<pid>/{status,stat,io}  the process (thread group)
+//   /proc/<pid>/task/<tid>/{status,stat,io}   one thread
 //
 // A procfs inode lives in the ordinary inode table with dev PROCDEV; its
 // inum says what it is: (id << 4) | kind, id a pid or tid. Directories
@@ -19,13 +19,15 @@
 enum proc_kind {
   PROC_ROOT, PROC_MEMINFO, PROC_PID_DIR, PROC_PID_STATUS, PROC_PID_STAT,
   PROC_TASK_DIR, PROC_TID_DIR, PROC_TID_STATUS, PROC_TID_STAT,
-  PROC_SYS, PROC_SYS_KERNEL, PROC_IO_THREAD_RACE,
+  PROC_SYS, PROC_SYS_KERNEL, PROC_IO_THREAD_RACE, PROC_PID_IO, PROC_TID_IO,
+  PROC_NR_KINDS
 };
 
 #define PROC_INUM(kind, id) (((u32)(id) << 4) | (kind))
 #define PROC_KIND(inum) ((inum) & 0xf)
 #define PROC_ID(inum) ((inum) >> 4)
 #define PROC_FIRST_ID 16          // directory cursor: ids start here
+_Static_assert(PROC_NR_KINDS <= 16, "a procfs kind must fit PROC_KIND's 4 bits");
 
 static u32 proc_mount_inum;       // the disk directory /proc covers
 
@@ -104,6 +106,7 @@ static bool proc_exists(u32 inum)
   case PROC_TID_DIR:
   case PROC_TID_STATUS:
   case PROC_TID_STAT:
+  case PROC_TID_IO:
     return find_task_by_tid(id) != NULL;
   default:
     return find_process(id) != NULL;
@@ -131,10 +134,11 @@ void procfs_fill_inode(struct inode *ip)
 struct proc_name { const char *name; int kind; };
 
 static const struct proc_name pid_dir_files[] = {
-  { "status", PROC_PID_STATUS }, { "stat", PROC_PID_STAT }, { "task", PROC_TASK_DIR },
+  { "status", PROC_PID_STATUS }, { "stat", PROC_PID_STAT }, { "io", PROC_PID_IO },
+  { "task", PROC_TASK_DIR },
 };
 static const struct proc_name tid_dir_files[] = {
-  { "status", PROC_TID_STATUS }, { "stat", PROC_TID_STAT },
+  { "status", PROC_TID_STATUS }, { "stat", PROC_TID_STAT }, { "io", PROC_TID_IO },
 };
 
 static int parse_id(const char *name)
@@ -301,6 +305,35 @@ static void show_stat(struct pbuf *b, struct task *t, bool whole)
         t->signal->session, 0x500, fg ? fg : -1, t->flags, ut, st, count_threads(t));
 }
 
+// The I/O counts of t's whole thread group into *acct: the threads that
+// have exited (the signal_struct's sums) plus every live thread, I/O
+// threads included whether or not /proc/<pid>/task lists them (Linux's
+// do_io_accounting() with whole = 1). Takes the siglock, under which
+// exit_notify() moves an exiting thread's counts into the sums as it sets
+// its exit_state, so no thread is missed or counted twice. tasklist_lock
+// held.
+static void thread_group_ioac(struct task *t, struct task_io_accounting *acct)
+{
+  struct task *o;
+  spin_lock(&t->sighand->siglock);
+  *acct = t->signal->ioac;
+  for_each_thread(t->signal, o)
+    if (!o->exit_state)   // exited threads are in the sums already
+      task_io_accounting_add(acct, &o->ioac);
+  spin_unlock(&t->sighand->siglock);
+}
+
+// /proc/.../io: Linux's first four lines, for t alone or (whole) for its
+// thread group. tasklist_lock held.
+static void show_io(struct pbuf *b, struct task *t, bool whole)
+{
+  struct task_io_accounting acct = t->ioac;
+  if (whole)
+    thread_group_ioac(t, &acct);
+  PRINT(b, "rchar: %lu\nwchar: %lu\nsyscr: %lu\nsyscw: %lu\n",
+        acct.rchar, acct.wchar, acct.syscr, acct.syscw);
+}
+
 // Generate the text of file inum into b. -ESRCH if its task is gone.
 // tasklist_lock held.
 static int proc_show(u32 inum, struct pbuf *b)
@@ -317,19 +350,25 @@ static int proc_show(u32 inum, struct pbuf *b)
     return 0;
   case PROC_PID_STATUS:
   case PROC_PID_STAT:
+  case PROC_PID_IO:
     if (!(t = find_process(id)))
       return -ESRCH;
     if (PROC_KIND(inum) == PROC_PID_STATUS)
       show_status(b, t);
+    else if (PROC_KIND(inum) == PROC_PID_IO)
+      show_io(b, t, true);
     else
       show_stat(b, t, true);
     return 0;
   case PROC_TID_STATUS:
   case PROC_TID_STAT:
+  case PROC_TID_IO:
     if (!(t = find_task_by_tid(id)))
       return -ESRCH;
     if (PROC_KIND(inum) == PROC_TID_STATUS)
       show_status(b, t);
+    else if (PROC_KIND(inum) == PROC_TID_IO)
+      show_io(b, t, false);
     else
       show_stat(b, t, false);
     return 0;
@@ -353,8 +392,8 @@ static const char *const *fixed_entries(u32 inum)
   static const char *const root[] = { ".", "..", "meminfo", "self", "sys", NULL };
   static const char *const sys[] = { ".", "..", "kernel", NULL };
   static const char *const sys_kernel[] = { ".", "..", "io_thread_race_ticks", NULL };
-  static const char *const pid_dir[] = { ".", "..", "status", "stat", "task", NULL };
-  static const char *const tid_dir[] = { ".", "..", "status", "stat", NULL };
+  static const char *const pid_dir[] = { ".", "..", "status", "stat", "io", "task", NULL };
+  static const char *const tid_dir[] = { ".", "..", "status", "stat", "io", NULL };
   static const char *const dots[] = { ".", "..", NULL };
   switch (PROC_KIND(inum)) {
   case PROC_ROOT: return root;

@@ -7,6 +7,7 @@
 #include "kernel.h"
 #include "spinlock.h"
 #include "signal_abi.h"
+#include "task_io_accounting.h"
 
 #define SIG_DFL ((u64)0)
 #define SIG_IGN ((u64)1)
@@ -56,6 +57,7 @@ struct signal_struct {
   int pgrp;                  // process group (tasklist_lock)
   int session;               // session (tasklist_lock)
   u64 utime, stime;          // CPU time of threads that have exited (siglock)
+  struct task_io_accounting ioac; // I/O of threads that have exited (siglock)
   int nr_user_threads;       // threads that are not I/O threads (atomic)
   struct io_wq *io_wq;       // io-wq pool, made by io_uring on first use
 };

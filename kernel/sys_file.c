@@ -35,6 +35,9 @@ static int get_path(char *buf, long upath)
   return n < 0 ? n : 0;
 }
 
+// read(fd, buf, n): bytes read, 0 at the end, or -errno. A call that
+// reaches the file counts in the caller's syscr, and its bytes in rchar,
+// as Linux's vfs_read() counts them (/proc/<pid>/io). No lock held.
 long sys_read(struct pt_regs *regs)
 {
   struct file *f = fdget(ARG(0));
@@ -43,9 +46,15 @@ long sys_read(struct pt_regs *regs)
     return -EBADF;
   if (n < 0)
     return -EINVAL;
-  return fileread(f, ARG(1), n);
+  long r = fileread(f, ARG(1), n);
+  if (r > 0)
+    add_rchar(current, r);
+  inc_syscr(current);
+  return r;
 }
 
+// write(fd, buf, n): bytes written or -errno; counted in the caller's
+// syscw and wchar as sys_read() counts reads. No lock held.
 long sys_write(struct pt_regs *regs)
 {
   struct file *f = fdget(ARG(0));
@@ -54,7 +63,11 @@ long sys_write(struct pt_regs *regs)
     return -EBADF;
   if (n < 0)
     return -EINVAL;
-  return filewrite(f, ARG(1), n);
+  long r = filewrite(f, ARG(1), n);
+  if (r > 0)
+    add_wchar(current, r);
+  inc_syscw(current);
+  return r;
 }
 
 long sys_close(struct pt_regs *regs)

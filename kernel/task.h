@@ -4,6 +4,7 @@
 #include "kernel.h"
 #include "spinlock.h"
 #include "signal.h"
+#include "task_io_accounting.h"
 #include "sleeplock.h"
 
 // task->state (guarded by rq_lock). Linux's letters in comments.
@@ -115,6 +116,12 @@ struct task {
   u64 clear_child_tid;     // user address zeroed and futex-woken at exit
   u64 utime, stime;        // ticks charged in user and kernel mode
   char comm[TASK_COMM_LEN];
+
+  // Written only by the task itself (it counts its own reads and writes),
+  // so no lock. procfs reads it unlocked (a count may be a call behind);
+  // exit_notify() folds it into signal->ioac, under the siglock, once the
+  // task can do no more I/O.
+  struct task_io_accounting ioac;
 };
 
 extern struct task tasks[NTASK];
@@ -134,6 +141,14 @@ static inline bool test_tsk_thread_flag(struct task *t, u64 f)
 { return (READ_ONCE(t->ti.flags) & f) != 0; }
 static inline bool signal_pending(struct task *t)
 { return test_tsk_thread_flag(t, TIF_SIGPENDING | TIF_NOTIFY_SIGNAL); }
+
+// I/O accounting (task_io_accounting.h). t is always current: only the
+// task itself writes its counts, so no lock is taken. Callers add bytes
+// only for a result > 0, and count the call whatever it returned.
+static inline void add_rchar(struct task *t, long n) { t->ioac.rchar += n; }
+static inline void add_wchar(struct task *t, long n) { t->ioac.wchar += n; }
+static inline void inc_syscr(struct task *t) { t->ioac.syscr++; }
+static inline void inc_syscw(struct task *t) { t->ioac.syscw++; }
 
 // sched.c
 void sched_init_cpu(int cpu);

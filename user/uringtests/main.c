@@ -5,10 +5,10 @@
 //   uringtests -x NAME    run every test but NAME (-x may be repeated)
 //   uringtests -l         list the tests
 //
-// Only the test "iothreads" looks at the I/O threads in /proc/PID/task
-// (Linux 5.12's behaviour, which the baseline has); a kernel that hides
-// them there (the "hide" series) fails it and nothing else: run it with
-// `uringtests -x iothreads`.
+// Only the test "iothreads" and the check ioacct.uring_write_counted look
+// at the I/O threads in /proc/PID/task (Linux 5.12's behaviour, which the
+// baseline has); a kernel that hides them there (the "hide" series) fails
+// those and nothing else: run it with `uringtests -x iothreads -x ioacct`.
 //
 // Each test runs in a child process of its own (a crash or a hang is one
 // FAIL, and the rest go on). Every check prints one line, "PASS test.check"
@@ -35,6 +35,7 @@ static const struct test tests[] = {
   { "busy", t_busy, 0 },
   { "sqpoll", t_sqpoll, 0 },
   { "iothreads", t_iothreads, 0 },
+  { "ioacct", t_ioacct, 0 },
   { "closecancel", t_closecancel, 0 },
   { "exitleak", t_exitleak, 0 },
   { "killleak", t_killleak, 0 },

@@ -51,6 +51,9 @@ void t_sqpoll(void);
 void t_iothreads(void);
 void t_pingpong(void);
 
+// ioacct.c
+void t_ioacct(void);
+
 // teardown.c
 void t_exitleak(void);
 void t_killleak(void);
