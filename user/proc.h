@@ -21,5 +21,7 @@ int task_stat(int pid, int tid, struct procstat *ps);
 char task_state(int pid, int tid);
 int proc_ids(const char *dir, int *ids, int max);
 int task_ids(int pid, int *ids, int max);
+long proc_io(int pid);
+int set_io_thread_race_ticks(int ticks);
 
 #endif

@@ -62,21 +62,6 @@ die(const char *what, int err)
   exit(2);
 }
 
-// Write the number v to the knob; 0 or -errno.
-static int
-set_knob(int v)
-{
-  char b[16];
-  int fd = open(KNOB, O_WRONLY), r;
-
-  if (fd < 0)
-    return fd;
-  snprintf(b, sizeof b, "%d\n", v);
-  r = write(fd, b, strlen(b));
-  close(fd);
-  return r < 0 ? r : 0;
-}
-
 // Thread tid of process pid: its name into name (size bytes) and its
 // utime + stime in ticks, from /proc/PID/task/TID/stat. The ticks, or -1
 // if the thread is gone.
@@ -140,7 +125,7 @@ main(int argc, char *argv[])
     ticks = atoi(argv[1]);
   if (thread_stat(me, me, name, sizeof name) < 0)
     die("/proc/self", -ENOENT);
-  if ((r = set_knob(ticks)) < 0)
+  if ((r = set_io_thread_race_ticks(ticks)) < 0)
     die(KNOB, r);
   sigaction(SIGUSR1, &sa, NULL);
   sigemptyset(&usr1);
@@ -166,7 +151,7 @@ main(int argc, char *argv[])
     die("io_uring_submit", r < 0 ? r : -EIO);
 
   sigprocmask(SIG_BLOCK, &usr1, NULL);
-  set_knob(0);
+  set_io_thread_race_ticks(0);
   waitpid(cpid, &st, 0);
   hit = WIFEXITED(st) && WEXITSTATUS(st) == 0;
   if (read(cfd[0], &tid, sizeof tid) != sizeof tid)

@@ -125,6 +125,7 @@ char *gets(char *buf, int max);
 int atoi(const char *s);
 long atol(const char *s);
 int is_sbrk_error(char *p);     // true if sbrk() returned an error
+int spawn(const char *who, char **argv);  // fork + exec (in / if no slash): pid or -errno
 
 // user/lib/string.c
 size_t strlen(const char *s);

@@ -11,11 +11,20 @@
 //       waitstop: PID 5: main thread stopped (T); waiting 3 s for waitpid to report the stop
 //   - a stop waitpid reports (the whole group stopped):
 //       waitstop: PID 5 reported stopped by signal 19 (STOP) after 0.12 s
-//   - SECS seconds after the main thread stopped, with no report:
-//       waitstop: PID 5 not reported stopped within 3 s; threads: 5 T uringcp, 6 R iou-mgr-5, ...
+//   - no report, and SECS seconds in a row in which the process read and
+//     wrote nothing (its rchar + wchar in /proc/PID/io did not move):
+//       waitstop: PID 5 not reported stopped: no report and no I/O for 3 s (5.20 s since the stop)
+//       waitstop: threads of 5: 5 T uringcp, 6 R iou-mgr-5, ...
 //       waitstop: PID 5: 4 of 5 threads never stopped
 //   - a continue:  waitstop: PID 5 continued
 //   - the end:     waitstop: PID 5 killed by signal 9 (KILL)   (or "exited N")
+//
+// Why I/O: a stop can take as long as the I/O already queued, because an
+// io-wq worker finishes the work in hand before it looks at its signals
+// (as Linux's do). While the process still reads or writes, the stop may
+// yet come; once it does nothing, it will not. So a slow machine makes the
+// wait longer, never wrong. A process that does I/O for 10 * SECS without
+// a report is given up on all the same.
 //
 // Exit status: 1 if a stop was seen in /proc but never reported, 2 on a
 // usage or start error, else 0. CMD without a '/' is looked for in /.
@@ -24,7 +33,6 @@
 #include "proc.h"
 
 #define POLL (HZ / 10)
-#define MAXPATH 128             // path bytes, NUL included (kernel/param.h)
 #define MAXTIDS 64              // threads in a process (NTASK)
 
 // Print "tid S name, ..." for every thread of pid; return how many are
@@ -60,6 +68,22 @@ print_secs(int ticks)
   printf("%d.%02d s", ticks / HZ, ticks % HZ * 100 / HZ);
 }
 
+// Say that the stop of pid was not reported: after idle seconds with no
+// I/O (or, when idle is negative, after -idle seconds of I/O), ticks
+// after the main thread stopped; then which threads did not stop.
+static void
+give_up(int pid, int idle, int ticks)
+{
+  int nthreads, notstopped;
+
+  printf("waitstop: PID %d not reported stopped: no report and %s for %d s (", pid,
+         idle > 0 ? "no I/O" : "I/O all along", idle > 0 ? idle : -idle);
+  print_secs(ticks);
+  printf(" since the stop)\n");
+  nthreads = show_threads(pid, &notstopped);
+  printf("waitstop: PID %d: %d of %d threads never stopped\n", pid, notstopped, nthreads);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -67,8 +91,8 @@ main(int argc, char *argv[])
   // the report; 2 this stop is over (reported, or given up on) until a
   // continue.
   int secs = 3, i = 1, pid, st, r, watch = 0, unreported = 0;
-  int t_stop = 0, nthreads, notstopped;
-  char path[MAXPATH];
+  int t_stop = 0, t_io = 0;
+  long io = -1;
 
   if (argc > 2 && strcmp(argv[1], "-t") == 0) {
     secs = atoi(argv[2]);
@@ -78,19 +102,10 @@ main(int argc, char *argv[])
     fprintf(STDERR, "usage: waitstop [-t SECS] CMD [ARG...]\n");
     return 2;
   }
-  if (strchr(argv[i], '/'))
-    snprintf(path, sizeof path, "%s", argv[i]);
-  else
-    snprintf(path, sizeof path, "/%s", argv[i]);
-  pid = fork();
+  pid = spawn("waitstop", argv + i);
   if (pid < 0) {
     fprintf(STDERR, "waitstop: fork: %s\n", strerror(pid));
     return 2;
-  }
-  if (pid == 0) {
-    r = exec(path, argv + i);
-    fprintf(STDERR, "waitstop: %s: %s\n", path, strerror(r));
-    exit(127);
   }
   printf("waitstop: PID %d started:", pid);
   for (int k = i; k < argc; k++)
@@ -126,16 +141,22 @@ main(int argc, char *argv[])
     }
     if (watch == 0 && task_state(pid, pid) == 'T') {
       watch = 1;
-      t_stop = uptime();
-      printf("waitstop: PID %d: main thread stopped (T); waiting %d s for waitpid to report the stop\n",
-             pid, secs);
+      t_stop = t_io = uptime();
+      io = proc_io(pid);
+      printf("waitstop: PID %d: main thread stopped (T); waiting for waitpid to report the stop"
+             " (while it does I/O, or %d s)\n", pid, secs);
     }
-    if (watch == 1 && uptime() - t_stop >= secs * HZ) {
-      watch = 2;
-      unreported = 1;
-      printf("waitstop: PID %d not reported stopped within %d s\n", pid, secs);
-      nthreads = show_threads(pid, &notstopped);
-      printf("waitstop: PID %d: %d of %d threads never stopped\n", pid, notstopped, nthreads);
+    if (watch == 1) {
+      long now = proc_io(pid);
+      if (now != io) {          // still reading or writing: the stop may yet come
+        io = now;
+        t_io = uptime();
+      }
+      if (uptime() - t_io >= secs * HZ || uptime() - t_stop >= 10 * secs * HZ) {
+        watch = 2;
+        unreported = 1;
+        give_up(pid, uptime() - t_io >= secs * HZ ? secs : -10 * secs, uptime() - t_stop);
+      }
     }
     sleep(POLL);
   }

@@ -15,9 +15,9 @@
 #     process" (ESRCH) and the process lives on;
 #   - the same refusal for tgkill(PID, TID, SIG) (the tgkill tool);
 #   - `kill -9 PID` still ends every thread, and no page is lost;
-#   - a stop that comes while the I/O threads are still being created
-#     (/proc/sys/kernel/io_thread_race_ticks slows their creation down)
-#     completes too, nothing spins, and after SIGCONT the copy finishes.
+#   - a stop under way while an I/O thread is born (stopjoin) completes
+#     too: the new thread is not counted where it joins the stop, and
+#     after SIGCONT stopjoin ends.
 # The baseline fails the STOP and kill checks; the deny series passes all.
 # One PASS/FAIL line per check, then "N passed, N failed"; exit 1 on a
 # failure. CPUS=N picks the CPU count (default 3). The full serial log is
@@ -46,7 +46,7 @@ else
 fi
 
 # 2. The debugger still loops: deny did not make attaching possible.
-if run_cmd "mgdb -p $PID -n 5" 90; then
+if run_mgdb "$PID" "-p $PID -n 5"; then
 	WARN_RE='^warning: Cannot attach to lwp [0-9]+: Operation not permitted \(1\)$'
 	NWARN=$(grep -c -E "$WARN_RE" "$OUT")
 	MAXPER=$(grep -E "$WARN_RE" "$OUT" | awk '{ print $6 }' | sort | uniq -c |
@@ -57,14 +57,14 @@ if run_cmd "mgdb -p $PID -n 5" 90; then
 		fail_log "mgdb -p $PID -n 5 should warn about an I/O thread on all 5 passes and give up; got $NWARN warnings (output: $OUT)"
 	fi
 else
-	fail_log "mgdb -p $PID -n 5 did not end within 90 s: $Q_REASON"
+	fail_log "mgdb -p $PID -n 5 did not end: $Q_REASON"
 fi
 
 # 3. kill -STOP: the group stop completes without the I/O threads.
 stop_copy "$PID"
 case "$STOPPED" in
 yes) pass "kill -STOP $PID: the parent is told it stopped (waitpid WUNTRACED)" ;;
-no) fail_log "kill -STOP $PID: the parent was not told within $STOP_SECS s that it stopped ($STOP_DETAIL)" ;;
+no) fail_log "kill -STOP $PID: the parent was never told that it stopped ($STOP_DETAIL)" ;;
 *) fail_log "kill -STOP $PID: waitstop said nothing about the stop: $Q_REASON" ;;
 esac
 
@@ -138,7 +138,7 @@ elif kill_copy "$PID" 30; then
 	*) fail_log "kill -9 $PID: want killed by signal 9, got: $HOW" ;;
 	esac
 else
-	fail_log "kill -9 $PID: the process did not end within 30 s: $Q_REASON"
+	fail_log "kill -9 $PID: the process did not end: $Q_REASON"
 fi
 get_threads "$PID"
 await_memfree
@@ -148,46 +148,45 @@ else
 	fail_log "after kill -9 $PID: threads left: '$(echo $THREADS)'; MemFree ${MEMFREE:-?} kB, was $MEM0 kB"
 fi
 
-# 6. A stop while the I/O threads are still being created (Oleg Nesterov's
-# point on the posted deny patches): a thread born into a stopping group
-# joins the stop in task_join_group_stop(), not in do_signal_stop(), so
-# the I/O threads must be left out where both meet. The knob makes each
-# create_io_thread() take half a second, so the copy's threads are still
-# being made when the stop comes; it must complete, nothing may spin, and
-# after SIGCONT the copy must finish.
-run_cmd 'echo 50 > /proc/sys/kernel/io_thread_race_ticks' 20
-start_one $STOP_SECS
-# The stop must come once the creating has begun (iou-mgr-ONE is there,
-# the workers are yet to come): wait for that, not for a time.
-_io_i=0
-while [ -n "$ONE" ] && get_nthreads "$ONE" && [ "$NTHREADS" -eq 1 ] && [ $_io_i -lt 100 ]; do
-	_io_i=$((_io_i + 1))
-done
-if [ -n "$ONE" ]; then
-	stop_copy "$ONE"
-	run_cmd 'echo 0 > /proc/sys/kernel/io_thread_race_ticks' 20
-	get_nthreads "$ONE"
-	case "$STOPPED" in
-	yes) pass "kill -STOP $ONE while its I/O threads are being created: the parent is told it stopped ($NTHREADS threads by then)" ;;
-	no) fail_log "kill -STOP $ONE while its I/O threads are being created: the parent was not told within $STOP_SECS s ($STOP_DETAIL): a thread created during the stop was counted in it (task_join_group_stop())" ;;
-	*) fail_log "kill -STOP $ONE while its I/O threads are being created: waitstop said nothing about the stop: $Q_REASON" ;;
+# 6. An I/O thread born while a stop is under way (Eric Biederman's point
+# on the posted patch: it "misses the joining of group stop during fork").
+# stopjoin keeps a stop open (a thread of its own waits in the kernel,
+# in create_io_thread()'s window widened by the knob) while io-wq makes a
+# new worker; that worker joins the stop in task_join_group_stop(), not
+# in do_signal_stop(). Left out there too, the stop completes once the
+# holding thread comes back, and the parent is told; counted, it never
+# completes. A watcher in stopjoin says whether the worker was indeed
+# born during the stop (else this check proves nothing, and says so).
+start_bg stopjoin
+SJ=$BGPID
+_sj_from=$BG_FROM
+[ -n "$SJ" ] || fail_log "waitstop stopjoin & did not start: $Q_REASON"
+if [ -n "$SJ" ]; then
+	if wait_after "$_sj_from" "$WS""PID $SJ (reported stopped|not reported stopped|exited|killed)" \
+		$((10 * STOP_SECS + 60)); then
+		SJSTOP=$(line_after "$_sj_from" "$WS""PID $SJ (reported stopped|not reported stopped|exited|killed)" |
+			sed 's/.*waitstop: //')
+	else
+		SJSTOP="waitstop said nothing: $Q_REASON"
+	fi
+	wait_after "$_sj_from" '^(\$ )*stopjoin: ' 5
+	BORN=$(line_after "$_sj_from" '^(\$ )*stopjoin: ' | sed 's/.*stopjoin: //')
+	case "$SJSTOP" in
+	"PID $SJ reported stopped"*)
+		case "$BORN" in
+		*": yes") pass "stopjoin: a stop is reported although an I/O thread was born while it was under way (${BORN%%,*})" ;;
+		*) fail_log "stopjoin: the stop was reported, but no I/O thread was born during it as planned (${BORN:-the watcher said nothing}): this run proves nothing" ;;
+		esac ;;
+	*) fail_log "stopjoin: an I/O thread born during a stop was counted in it (task_join_group_stop()), and the stop was never reported: $SJSTOP${BORN:+; $BORN}" ;;
 	esac
-	[ "$STOPPED" = yes ] && wait_io_idle "$ONE" 30
-	get_io_cpu "$ONE"
-	if [ "$IOCPU" -le $MAX_IDLE_CPU ]; then
-		pass "top -H: the I/O threads of the stopped $ONE, created during the stop, use ${IOCPU}% CPU together"
-	else
-		fail_log "top -H: the I/O threads of the stopped $ONE, created during the stop, use ${IOCPU}% CPU together (${IOBUSY:-none listed}), want at most ${MAX_IDLE_CPU}%"
-	fi
-	run_cmd "kill -CONT $ONE" 20
+	run_cmd "kill -CONT $SJ" 20
 	Q_REASON=""
-	if wait_end "$ONE" 20 && [ -n "$(line_after "$CMD_FROM" "$WS""PID $ONE exited 0")" ]; then
-		pass "kill -CONT $ONE: the copy goes on and finishes (exit 0)"
+	CMD_FROM=$_sj_from
+	if wait_end "$SJ" 20 && [ -n "$(line_after "$_sj_from" "$WS""PID $SJ exited 0")" ]; then
+		pass "kill -CONT $SJ: stopjoin goes on and ends (exit 0)"
 	else
-		fail_log "kill -CONT $ONE: the copy did not finish with exit 0: ${Q_REASON:-$(line_after "$CMD_FROM" "$WS""PID $ONE (exited|killed)" | sed 's/.*waitstop://')}"
-		run_cmd "kill -9 $ONE" 20
+		fail_log "kill -CONT $SJ: stopjoin did not end with exit 0: ${Q_REASON:-$(line_after "$_sj_from" "$WS""PID $SJ (exited|killed)" | sed 's/.*waitstop://')}"
+		run_cmd "kill -9 $SJ" 20
 	fi
-else
-	run_cmd 'echo 0 > /proc/sys/kernel/io_thread_race_ticks' 20
 fi
 finish

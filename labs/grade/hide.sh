@@ -70,7 +70,7 @@ iou-*) fail_log "/proc/$PID/task/$MGR/status still shows the hidden I/O thread $
 esac
 
 # 2. mgdb attaches to what it can see, without a warning, and detaches.
-if run_cmd "mgdb -p $PID -n 5 -batch -ex \"info threads\" -ex detach" 90; then
+if run_mgdb "$PID" "-p $PID -n 5 -batch -ex \"info threads\" -ex detach"; then
 	MOUT=$OUT
 	NWARN=$(grep -c 'Cannot attach' "$MOUT")
 	LISTED=$(grep -E '^[* ] [0-9]+ +LWP [0-9]+ ' "$MOUT" | sed 's/^[* ]//' | awk '{ print $3, $5 }')
@@ -90,7 +90,7 @@ if run_cmd "mgdb -p $PID -n 5 -batch -ex \"info threads\" -ex detach" 90; then
 		pass "mgdb -p $PID attaches without a warning, lists $NLISTED thread(s) all stopped (t), and detaches"
 	fi
 else
-	fail_log "mgdb -p $PID -n 5 did not end within 90 s: $Q_REASON"
+	fail_log "mgdb -p $PID -n 5 did not end: $Q_REASON"
 fi
 
 # After the detach the program runs on: untraced, not stopped, and its
@@ -137,7 +137,7 @@ if kill_copy "$PID" 30; then
 	*) fail_log "kill -9 $PID: want killed by signal 9, got: $HOW" ;;
 	esac
 else
-	fail_log "kill -9 $PID: the process did not end within 30 s: $Q_REASON"
+	fail_log "kill -9 $PID: the process did not end: $Q_REASON"
 fi
 get_nthreads "$PID"
 await_memfree

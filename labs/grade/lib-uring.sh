@@ -28,13 +28,19 @@
 #   get_ticks PID               TICKS = utime + stime of /proc/PID/stat
 #   get_io_cpu PID              top -H: IOCPU = %CPU of PID's I/O threads
 #                               together, IOBUSY = "TID N%, ..."
+#   await_stop PID FROM         STOPPED, STOP_DETAIL for a stop after line FROM
 #   stop_copy PID               kill -STOP PID: STOPPED = yes if the parent
-#                               was told, no if not (within STOP_SECS; then
+#                               was told, no if not (no I/O for STOP_SECS;
 #                               STOP_DETAIL says which threads did not stop)
-#   wait_io_idle PID SECS       wait until no I/O thread of PID is R or D
+#   wait_io_idle PID IDLE       wait until no I/O thread of PID is R or D
+#   get_io PID                  IOBYTES = rchar + wchar of /proc/PID/io
 #   get_memfree                 MEMFREE = MemFree in kB (/proc/meminfo)
 #   await_memfree               ... again, until it is back to MEM0 (3 s)
-#   kill_copy PID SECS          kill -9 PID; HOW = how waitstop saw it end
+#   kill_copy PID IDLE          kill -9 PID; HOW = how waitstop saw it end
+#   get_progress PID            PROGRESS = CPU ticks + bytes read and written
+#   wait_end PID IDLE           wait for the end while PID makes progress
+#   run_mgdb PID ARGS           mgdb ARGS under iowatch (ends it if PID idles)
+#   start_bg CMD                waitstop -t $STOP_SECS CMD &: BGPID, BG_FROM
 #   finish                      power off, print the closing line, exit
 
 # FAIL_FAST=1 (labs/grade/matrix.sh sets it where it expects a grader
@@ -60,12 +66,15 @@ MEM0=""
 PID=""
 # waitstop runs in the background: its lines may follow a prompt "$ ".
 WS='^(\$ )*waitstop: '
-# How long waitstop waits for a stop to be reported. Not 1 or 2: a stop
-# that comes while the I/O threads have requests queued completes only
-# once they have run them all: 64 chunks of 32 KiB, which can take over
-# 10 s on a busy machine (and a minute on one with two CPU-bound
-# processes beside QEMU). A kernel that reports the stop does so as soon
-# as it can; only one that never does waits this long.
+# How long a stop may take with nothing happening: waitstop -t, iowatch
+# -t and the graders' waits give up only after STOP_SECS seconds in which
+# the process did no I/O (rchar + wchar of /proc/PID/io did not move).
+# A stop that comes while the I/O threads have requests queued completes
+# only once they have run them all (64 chunks of 32 KiB), which takes
+# seconds on a quiet machine and minutes on a loaded one; while they run,
+# the process does I/O, so the wait goes on. A kernel that reports the
+# stop does so as soon as it can; only one that never does waits this
+# long after the I/O has ended.
 STOP_SECS=${STOP_SECS:-60}
 
 # run_cmd CMD SECS: at the next prompt, type CMD; wait up to SECS for the
@@ -132,13 +141,14 @@ await_memfree() {
 	done
 }
 
-# kill_copy PID SECS: kill -9 PID and wait up to SECS for waitstop to say
-# how it ended: HOW = that line ("waitstop: PID 6 killed by signal 9
-# (KILL)"). False, with HOW empty, if it did not end in time.
+# kill_copy PID IDLE: kill -9 PID and wait for waitstop to say how it
+# ended, for as long as it makes progress (wait_end): HOW = that line
+# ("waitstop: PID 6 killed by signal 9 (KILL)"). False, with HOW empty,
+# if it stopped moving before it ended.
 kill_copy() {
 	HOW=""
 	run_cmd "kill -9 $1" 20 &&
-		wait_after "$CMD_FROM" "$WS""PID $1 (killed by signal|exited)" "$2" &&
+		wait_end "$1" "$2" &&
 		HOW=$(line_after "$CMD_FROM" "$WS""PID $1 (killed by signal|exited)" | sed 's/.*waitstop:/waitstop:/')
 	[ -n "$HOW" ]
 }
@@ -165,7 +175,7 @@ uring_boot() {
 		return 1
 	fi
 	cp --sparse=always "$IMG" "$TESTDIR/$RUN.img" || return 1
-	qemu_start "$RUN" "$1" "$TESTDIR/$RUN.img" 400 || { fail "could not start QEMU"; return 1; }
+	qemu_start "$RUN" "$1" "$TESTDIR/$RUN.img" 1800 || { fail "could not start QEMU"; return 1; }
 	if ! run_cmd 'mkbig big 4000000' 120; then
 		fail_log "boot and mkbig big 4000000: $Q_REASON"
 		return 1
@@ -192,13 +202,12 @@ get_nthreads() {
 # works on every kernel. False (after a FAIL line) if the copy did not
 # start.
 start_copy() {
-	PID=""
-	if ! run_cmd "waitstop -t $STOP_SECS uringcp $1 &" 20 ||
-		! wait_after "$CMD_FROM" "$WS"'PID [0-9]+ started: uringcp' 20; then
+	start_bg "uringcp $1"
+	PID=$BGPID
+	if [ -z "$PID" ]; then
 		fail_log "waitstop uringcp $1 & did not start: $Q_REASON"
 		return 1
 	fi
-	PID=$(line_after "$CMD_FROM" "$WS"'PID [0-9]+ started' | sed -E 's/.*waitstop: PID ([0-9]+) started.*/\1/')
 	# Type nothing for a moment: the copy's first request creates
 	# iou-mgr-PID, and with no other process started meanwhile it gets
 	# tid PID+1 (tids are handed out in order). demo.sh relies on that.
@@ -240,84 +249,158 @@ get_io_cpu() {
 	IOBUSY=${IOBUSY%, }
 }
 
-# stop_copy PID: kill -STOP PID, then wait for waitstop to say whether the
-# parent was told. STOPPED = yes if waitpid(WUNTRACED) reported the stop,
-# no if waitstop gave up after STOP_SECS (STOP_DETAIL then says how many
-# threads never stopped) or the copy ended first (STOP_DETAIL says how),
-# "" if it said none of these within STOP_SECS + 20 s.
+# stop_copy PID: kill -STOP PID, then await_stop PID. A PID that is gone
+# already gives STOPPED = no at once.
 stop_copy() {
+	run_cmd "kill -STOP $1" 20
+	if grep -q 'No such process' "$OUT"; then
+		STOPPED=no
+		STOP_DETAIL="it had ended before kill -STOP came"
+		return
+	fi
+	await_stop "$1" "$CMD_FROM"
+}
+
+# await_stop PID FROM: wait for waitstop to say, after log line FROM,
+# whether the parent was told of a stop of PID. STOPPED = yes if
+# waitpid(WUNTRACED) reported it; no if waitstop gave up (after STOP_SECS
+# in which the process did no I/O; STOP_DETAIL then says so and which
+# threads never stopped) or the process ended first (STOP_DETAIL says
+# how); "" if waitstop said none of these (it gives up after 10 *
+# STOP_SECS at the most).
+await_stop() {
 	STOPPED=""
 	STOP_DETAIL=""
-	run_cmd "kill -STOP $1" 20
-	_st_from=$CMD_FROM
-	if wait_after "$_st_from" "$WS""PID $1 (reported stopped|not reported stopped|exited|killed)" \
-		$((STOP_SECS + 20)); then
-		if [ -n "$(line_after "$_st_from" "$WS""PID $1 reported stopped")" ]; then
+	if wait_after "$2" "$WS""PID $1 (reported stopped|not reported stopped|exited|killed)" \
+		$((10 * STOP_SECS + 20)); then
+		if [ -n "$(line_after "$2" "$WS""PID $1 reported stopped")" ]; then
 			STOPPED=yes
-		elif [ -n "$(line_after "$_st_from" "$WS""PID $1 (exited|killed)")" ]; then
+		elif [ -n "$(line_after "$2" "$WS""PID $1 (exited|killed)")" ]; then
 			STOPPED=no
-			STOP_DETAIL="it ended before the stop: $(line_after "$_st_from" "$WS""PID $1 (exited|killed)" |
+			STOP_DETAIL="it ended before the stop: $(line_after "$2" "$WS""PID $1 (exited|killed)" |
 				sed 's/.*waitstop: //')"
 		else
 			STOPPED=no
-			wait_after "$_st_from" "$WS""PID $1: [0-9]+ of [0-9]+ threads never stopped" 5
-			STOP_DETAIL=$(line_after "$_st_from" "$WS""PID $1: [0-9]+ of" | sed 's/.*waitstop: //')
+			wait_after "$2" "$WS""PID $1: [0-9]+ of [0-9]+ threads never stopped" 5
+			STOP_DETAIL="$(line_after "$2" "$WS""PID $1 not reported stopped" |
+				sed 's/.*not reported stopped: //'); $(line_after "$2" "$WS""PID $1: [0-9]+ of" |
+				sed 's/.*waitstop: PID [0-9]*: //'): $(line_after "$2" "$WS""threads of $1:" |
+				sed 's/.*waitstop: threads of [0-9]*: //')"
 		fi
 	fi
 }
 
-# wait_io_idle PID SECS: wait (up to SECS) until ps -T shows none of PID's
-# I/O threads running or in disk sleep (R or D): after a stop, they may
-# first finish the requests already queued. True if that happened;
-# THREADS holds the last listing either way.
+# wait_io_idle PID IDLE: wait until ps -T shows none of PID's I/O threads
+# running or in disk sleep (R or D): after a stop, they may first finish
+# the requests already queued, which takes as long as the machine needs.
+# So wait for as long as the process still reads or writes (rchar +
+# wchar move at least once every IDLE seconds). True if they went idle;
+# false if they stayed busy with no I/O (spinning). THREADS holds the
+# last listing either way.
 wait_io_idle() {
-	_wi_deadline=$(($(date +%s) + $2))
+	_wi_io=-1
+	_wi_since=$(date +%s)
 	while :; do
 		get_threads "$1"
 		echo "$THREADS" | awk '$3 ~ /^iou-/ && ($2 == "R" || $2 == "D") { f = 1 } END { exit f }' &&
 			return 0
-		[ "$(date +%s)" -ge "$_wi_deadline" ] && return 1
+		get_io "$1"
+		if [ "$IOBYTES" != "$_wi_io" ]; then
+			_wi_io=$IOBYTES
+			_wi_since=$(date +%s)
+		elif [ $(($(date +%s) - _wi_since)) -ge "$2" ]; then
+			return 1
+		fi
 		run_cmd 'sleep 1' 10
 	done
 }
 
+# get_io PID: IOBYTES = the bytes PID has read and written so far (rchar
+# + wchar of /proc/PID/io, every thread's); empty if it is gone.
+get_io() {
+	run_cmd "cat /proc/$1/io" 20
+	IOBYTES=$(awk '$1 == "rchar:" || $1 == "wchar:" { b += $2; s = 1 } END { if (s) print b }' "$OUT")
+}
+
+# get_progress PID: PROGRESS = what PID has done so far: its CPU time in
+# ticks (utime + stime of /proc/PID/stat, every thread) plus the bytes it
+# has read and written (rchar + wchar of /proc/PID/io). CPU time alone
+# stands still while its threads wait for the disk. Empty if it is gone.
+get_progress() {
+	run_cmd "cat /proc/$1/stat /proc/$1/io" 20
+	PROGRESS=$(awk -v p="$1" '$1 == p && NF > 15 { t = $14 + $15; s = 1 }
+		$1 == "rchar:" || $1 == "wchar:" { b += $2 }
+		END { if (s) print t + b }' "$OUT")
+}
+
 # wait_end PID IDLE: wait for waitstop to say that PID ended (exited or
-# killed), for as long as the process makes progress: its CPU time
-# (utime + stime of all its threads, /proc/PID/stat) must grow at least
-# once every IDLE seconds. A loaded machine makes a copy slow, not stuck;
-# a process that stops moving is. False, with Q_REASON, if it stopped
-# moving (or QEMU ended) before it ended.
+# killed), for as long as the process makes progress (get_progress: CPU
+# time or I/O) at least once every IDLE seconds, and 10 * IDLE seconds at
+# the most (a process that should end but goes on working is wrong too).
+# A loaded machine makes a process slow, not stuck; one that stops moving
+# is stuck. False, with Q_REASON, if it did not end.
 wait_end() {
 	_we_from=$CMD_FROM
 	_we_last=-1
+	_we_end=$(($(date +%s) + 10 * $2))
 	while :; do
 		wait_after "$_we_from" "$WS""PID $1 (exited|killed)" "$2"
 		_we_r=$?
 		[ $_we_r = 1 ] || break          # ended (0), or QEMU did (2)
-		get_ticks "$1"
-		if [ -z "$TICKS" ] || [ "$TICKS" -le "$_we_last" ]; then
+		get_progress "$1"
+		if [ -z "$PROGRESS" ] || [ "$PROGRESS" -le "$_we_last" ] || [ "$(date +%s)" -ge "$_we_end" ]; then
 			wait_after "$_we_from" "$WS""PID $1 (exited|killed)" 1
 			_we_r=$?
-			[ $_we_r = 1 ] && Q_REASON="it made no progress for $2 s (CPU time ${TICKS:-gone} ticks)"
+			if [ $_we_r = 1 ] && [ "$(date +%s)" -ge "$_we_end" ]; then
+				Q_REASON="it was still working after $((10 * $2)) s"
+			elif [ $_we_r = 1 ]; then
+				Q_REASON="it did nothing (no CPU time, no I/O) for $2 s"
+			fi
 			break
 		fi
-		_we_last=$TICKS
+		_we_last=$PROGRESS
 	done
 	CMD_FROM=$_we_from       # line_after "$CMD_FROM" finds the end line
 	return $_we_r
 }
 
-# start_one SECS: start a one-shot `waitstop -t SECS uringcp -a big out2 &`
-# and set ONE to its pid; ONE is empty (after a FAIL line) if it did not
-# start.
-start_one() {
-	ONE=""
-	if run_cmd "waitstop -t $1 uringcp -a big out2 &" 20 &&
-		wait_after "$CMD_FROM" "$WS"'PID [0-9]+ started: uringcp -a' 20; then
-		ONE=$(line_after "$CMD_FROM" "$WS"'PID [0-9]+ started' | sed -E 's/.*waitstop: PID ([0-9]+) started.*/\1/')
-	else
-		fail_log "waitstop uringcp -a big out2 & did not start: $Q_REASON"
+# run_mgdb PID ARGS: run `mgdb ARGS` on process PID under iowatch, and
+# wait for the prompt. mgdb ends when it is done; iowatch ends it only
+# once PID has done no I/O for STOP_SECS while it waited (a stop that
+# never comes), however slow the machine. Output in $OUT. False, with
+# Q_REASON, if iowatch had to end it or no prompt came back.
+run_mgdb() {
+	run_cmd "iowatch -t $STOP_SECS $1 mgdb $2" $((10 * STOP_SECS + 30)) || return
+	_rm_k=$(grep -E '^iowatch: mgdb killed' "$OUT" | sed 's/^iowatch: //')
+	[ -z "$_rm_k" ] && return 0
+	Q_REASON="it waited for something that never came: $_rm_k"
+	return 1
+}
+
+# start_bg CMD: start `waitstop -t $STOP_SECS CMD &` and set BGPID to the
+# pid of CMD, BG_FROM to the log line count when it was typed. BGPID is
+# empty, with Q_REASON, if it did not start.
+start_bg() {
+	BGPID=""
+	if run_cmd "waitstop -t $STOP_SECS $1 &" 20 &&
+		wait_after "$CMD_FROM" "$WS"'PID [0-9]+ started: ' 20; then
+		BG_FROM=$CMD_FROM
+		BGPID=$(line_after "$CMD_FROM" "$WS"'PID [0-9]+ started' | sed -E 's/.*waitstop: PID ([0-9]+) started.*/\1/')
 	fi
+}
+
+# start_one SECS [FILE]: start a one-shot `waitstop -t SECS uringcp -S -a
+# FILE out2 &` (FILE: big if not given), which stops itself right after
+# its first requests are submitted, and set ONE to its pid (its stop
+# report follows line BG_FROM of the log); ONE is empty (after a FAIL
+# line) if it did not start.
+start_one() {
+	_so_secs=$STOP_SECS
+	STOP_SECS=$1
+	start_bg "uringcp -S -a ${2:-big} out2"
+	STOP_SECS=$_so_secs
+	ONE=$BGPID
+	[ -n "$ONE" ] || fail_log "waitstop uringcp -S -a ${2:-big} out2 & did not start: $Q_REASON"
 }
 
 # check_racetest: one check. racetest sends SIGUSR1 into create_io_thread()'s

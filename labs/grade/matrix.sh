@@ -38,6 +38,15 @@ GRADERS="reproduce deny hide embrace followups"
 # port. QUICK is "quick" for the cells make check runs, else "-". WHY, for
 # a wrong fix, is an ERE that the grader's first FAIL line must match: the
 # grader must reject it for the behaviour it breaks, not by chance.
+#
+# Two wrong fixes have no cell, because no grader can see them fail here:
+# embrace with the mask still set after creation (the signal that picks
+# the new thread in the window stays queued for the process, and the
+# thread's get_signal() clears its stray TIF_SIGPENDING, so nothing
+# spins and the main thread still gets the signal); and the posted v2
+# loop, "if (get_signal(&ksig)) continue;", which loses a signal only
+# where one is taken that is not a stop or a kill: chapter 04 makes that
+# an exercise instead.
 CELLS="
 reproduce baseline pass quick
 reproduce embrace fail quick
@@ -45,7 +54,7 @@ deny deny pass quick
 deny baseline fail quick
 deny hide fail -
 deny embrace fail -
-deny mutants/deny-stop-only fail - being created
+deny mutants/deny-stop-only fail - born during a stop
 deny mutants/deny-kill-path fail - tgkill
 hide hide pass quick
 hide baseline fail quick
@@ -62,9 +71,8 @@ embrace embrace-v1 fail -
 embrace mutants/embrace-no-sqpoll fail - SQPOLL
 embrace mutants/embrace-nothing-blocked fail - sigdeliver
 embrace mutants/embrace-keeps-kill-refusal fail - an I/O thread of
-embrace mutants/embrace-ret-first fail - STOP
-embrace mutants/embrace-do-exit fail - kill -9
-embrace mutants/embrace-mask-late fail - racetest
+embrace mutants/embrace-ret-first fail - never came|STOP
+embrace mutants/embrace-do-exit fail - did not end|did not finish|kill -9
 followups followups pass quick
 followups baseline fail quick
 followups embrace x86_64:fail,riscv64:pass -
@@ -134,6 +142,7 @@ judge() {
 	_j_out=$R/$1@$(echo "$2" | tr / _)
 	_j_first=$(grep -E '^FAIL ' "$_j_out" | head -n 1 | sed -E 's/ \(log: [^)]*\)$//' | cut -c 6-200)
 	_j_why=$4
+	_j_secs=$(cat "$_j_out.secs" 2>/dev/null || echo "?")
 	_j_ok=""
 	if ! log_counts "$_j_out"; then
 		_j_v=none
@@ -142,7 +151,7 @@ judge() {
 		_j_v=pass
 		[ "$3" = pass ] && _j_ok=yes
 		if [ "$3" = pass ]; then
-			pass "$1 grader on $2: passes ($R_PASS checks)"
+			pass "$1 grader on $2: passes ($R_PASS checks, $_j_secs s)"
 		else
 			fail "$1 grader on $2: should fail, but all $R_PASS checks passed (output: $_j_out)"
 		fi
@@ -155,7 +164,7 @@ judge() {
 			fail "$1 grader on $2: fails, but not at the behaviour this fix breaks (want a FAIL matching /$_j_why/), first: $_j_first (output: $_j_out)"
 		else
 			_j_ok=yes
-			pass "$1 grader on $2: fails as it must: $_j_first"
+			pass "$1 grader on $2: fails as it must ($_j_secs s): $_j_first"
 		fi
 	fi
 	echo "$_j_v $3 $_j_ok" > "$_j_out.verdict"
@@ -192,7 +201,7 @@ table() {
 
 suite_header "matrix" "$ARCH, CPUS=${CPUS:-3}, ${JOBS} at a time"
 mkdir -p "$R"
-rm -f "$R"/*.verdict
+rm -f "$R"/*.verdict "$R"/*.secs
 if ! $MAKE -s --no-print-directory ARCH="$ARCH" all > "$R/build-baseline.log" 2>&1; then
 	fail "the baseline does not build (log: $R/build-baseline.log)"
 	echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
@@ -203,18 +212,30 @@ for t in $(cells | awk '$2 != "baseline" { print $2 }' | awk '!seen[$0]++'); do
 	build_tree "$t" || BROKEN="$BROKEN$t "
 done
 
-# Run the cells in JOBS lanes (cell i goes to lane i mod JOBS), each lane
-# one cell after the other; then judge them in table order.
+# lane: run cells until none is left, each time the next one that no
+# other lane has claimed yet (mkdir is atomic): a lane that drew short
+# cells takes more of them. The costliest graders' cells go first
+# ($R/order), so that no lane is left with a long one at the end. Each
+# cell's seconds go to $R/GRADER@TREE.secs.
+lane() {
+	_ln=0
+	while read -r g t e why; do
+		_ln=$((_ln + 1))
+		mkdir "$R/claim.$_ln" 2>/dev/null || continue
+		case "$BROKEN" in *" $t "*) continue ;; esac
+		_ln_t0=$(date +%s)
+		run_cell "$g" "$t" "$e"
+		echo $(($(date +%s) - _ln_t0)) > "$R/$g@$(echo "$t" | tr / _).secs"
+	done < "$R/order"
+}
+
 cells > "$R/cells"
+awk '{ r = index("embrace deny followups hide reproduce", $1); printf "%03d %s\n", r, $0 }' "$R/cells" |
+	sort -s -k1,1n | cut -c 5- > "$R/order"
+rm -rf "$R"/claim.*
 _lane=0
 while [ "$_lane" -lt "$JOBS" ]; do
-	awk -v j="$JOBS" -v l="$_lane" '(NR - 1) % j == l' "$R/cells" > "$R/lane$_lane"
-	(
-		while read -r g t e why; do
-			case "$BROKEN" in *" $t "*) continue ;; esac
-			run_cell "$g" "$t" "$e"
-		done < "$R/lane$_lane"
-	) &
+	lane &
 	_lane=$((_lane + 1))
 done
 wait

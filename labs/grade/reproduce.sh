@@ -34,7 +34,7 @@ IMG=${IMG:-build/$ARCH/fs.img}
 RUN=reproduce
 RUN_NO=0
 OUT=/dev/null
-STOP_SECS=10    # how long waitstop waits for a stop to be reported (a fixed
+STOP_SECS=10    # waitstop gives up on a stop after this long with no I/O (a fixed
                 # kernel may take seconds: the workers first finish their queue)
 MIN_CPU=50      # %CPU the I/O threads of a stopped process must use together
 # waitstop runs in the background: its lines may follow a prompt "$ ".
@@ -174,7 +174,7 @@ fi
 # 5. kill -STOP: the main thread stops, the I/O threads never do, so the
 # group stop never completes and the parent is never told.
 run_cmd "kill -STOP $PID" 20
-if ! qemu_wait_match "$WS""PID $PID (reported stopped|not reported stopped)" $((STOP_SECS + 30)); then
+if ! qemu_wait_match "$WS""PID $PID (reported stopped|not reported stopped)" $((10 * STOP_SECS + 30)); then
 	fail_log "after kill -STOP $PID, waitstop neither saw a stop reported nor gave up waiting: $Q_REASON"
 elif [ -n "$(log_line "waitstop: PID $PID reported stopped")" ]; then
 	fail_log "after kill -STOP $PID the parent was told it stopped: $(log_line "waitstop: PID $PID reported stopped" | sed 's/.*waitstop:/waitstop:/')"
@@ -182,7 +182,7 @@ else
 	qemu_wait_match "$WS""PID $PID: [0-9]+ of [0-9]+ threads never stopped" 10
 	NEVER=$(log_line "waitstop: PID $PID: [0-9]+ of" | sed -E 's/.*waitstop: PID [0-9]+: ([0-9]+) of.*/\1/')
 	if [ "${NEVER:-0}" -ge 1 ]; then
-		pass "after kill -STOP $PID, waitpid(WUNTRACED) reports no stop in $STOP_SECS s: $NEVER thread(s) never stop"
+		pass "after kill -STOP $PID, waitpid(WUNTRACED) reports no stop, and the process did no I/O for $STOP_SECS s: $NEVER thread(s) never stop"
 	else
 		fail_log "waitstop did not say how many threads never stopped"
 	fi

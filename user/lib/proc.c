@@ -168,3 +168,40 @@ task_ids(int pid, int *ids, int max)
   snprintf(path, sizeof path, "/proc/%d/task", pid);
   return proc_ids(path, ids, max);
 }
+
+// The bytes process pid has read and written so far (rchar + wchar of
+// /proc/PID/io, every thread's, I/O threads' included): a measure of its
+// progress that moves while its threads wait for the disk, when its CPU
+// time does not. Returns -1 if the process is gone or has no io file.
+long
+proc_io(int pid)
+{
+  char path[32], buf[256];
+  const char *r, *w;
+
+  snprintf(path, sizeof path, "/proc/%d/io", pid);
+  if (readfile(path, buf, sizeof buf) < 0)
+    return -1;
+  r = proc_field(buf, "rchar:");
+  w = proc_field(buf, "wchar:");
+  if (!r || !w)
+    return -1;
+  return atol(r) + atol(w);
+}
+
+// Set /proc/sys/kernel/io_thread_race_ticks to ticks: how long each
+// create_io_thread() then waits inside its race window (racetest,
+// stopjoin). Returns 0 or -errno.
+int
+set_io_thread_race_ticks(int ticks)
+{
+  char b[16];
+  int fd = open("/proc/sys/kernel/io_thread_race_ticks", O_WRONLY), r;
+
+  if (fd < 0)
+    return fd;
+  snprintf(b, sizeof b, "%d\n", ticks);
+  r = write(fd, b, strlen(b));
+  close(fd);
+  return r < 0 ? r : 0;
+}

@@ -79,3 +79,25 @@ is_sbrk_error(char *p)
 
   return v < 0 && v >= -4095;
 }
+
+// Start argv[0] (looked for in / when it holds no '/') with argv in a
+// child process, as a tool that wraps a command does; who names the tool
+// in the error the child prints if exec fails (it then exits 127).
+// Returns the child's pid, or -errno if fork failed.
+int
+spawn(const char *who, char **argv)
+{
+  char path[128];
+  int pid, r;
+
+  if (strchr(argv[0], '/'))
+    snprintf(path, sizeof path, "%s", argv[0]);
+  else
+    snprintf(path, sizeof path, "/%s", argv[0]);
+  pid = fork();
+  if (pid != 0)
+    return pid;
+  r = exec(path, argv);
+  fprintf(STDERR, "%s: %s: %s\n", who, path, strerror(r));
+  exit(127);
+}
