@@ -348,6 +348,10 @@ wait_end() {
 		_we_r=$?
 		[ $_we_r = 1 ] || break          # ended (0), or QEMU did (2)
 		get_progress "$1"
+		# No figure at all: the console did not answer in time (a busy
+		# machine), or the process has just ended; look again, as long
+		# as the cap allows.
+		[ -z "$PROGRESS" ] && [ "$(date +%s)" -lt "$_we_end" ] && continue
 		if [ -z "$PROGRESS" ] || [ "$PROGRESS" -le "$_we_last" ] || [ "$(date +%s)" -ge "$_we_end" ]; then
 			wait_after "$_we_from" "$WS""PID $1 (exited|killed)" 1
 			_we_r=$?
