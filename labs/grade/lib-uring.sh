@@ -387,7 +387,7 @@ run_mgdb() {
 start_bg() {
 	BGPID=""
 	if run_cmd "waitstop -t $STOP_SECS $1 &" 20 &&
-		wait_after "$CMD_FROM" "$WS"'PID [0-9]+ started: ' 20; then
+		wait_after "$CMD_FROM" "$WS"'PID [0-9]+ started: ' 60; then
 		BG_FROM=$CMD_FROM
 		BGPID=$(line_after "$CMD_FROM" "$WS"'PID [0-9]+ started' | sed -E 's/.*waitstop: PID ([0-9]+) started.*/\1/')
 	fi
