@@ -20,12 +20,15 @@
 #   - `kill -STOP PID` stops every thread (ps -T: all T), the parent is
 #     told (waitpid(WUNTRACED)), and top -H shows the I/O threads using
 #     (almost) no CPU;
-#   - SIGCONT resumes every thread; a one-shot copy stopped in the middle
-#     and continued completes, byte-identical (cmp, cksum);
+#   - SIGCONT resumes every thread;
 #   - STOP then `kill -9 PID` ends every thread at once, and no page is
-#     lost (MemFree as before).
-# The baseline fails the SQPOLL, mgdb and STOP checks; the embrace series passes
-# all. One PASS/FAIL line per check, then "N passed, N failed"; exit 1 on
+#     lost (MemFree as before);
+# and last, alone on the disk: a one-shot copy that stops itself in the
+# middle (uringcp -S) and is continued completes, byte-identical (cmp,
+# cksum).
+# The baseline fails the racetest, SQPOLL, mgdb and STOP checks; the
+# embrace series passes all. One PASS/FAIL line per check, then
+# "N passed, N failed"; exit 1 on
 # a failure. CPUS=N picks the CPU count (default 3). The full serial log is
 # build/$ARCH/test/embrace.log.
 
