@@ -13,8 +13,57 @@
 #include "io_wq.h"
 #include "procfs.h"
 
-// Ticks to wait inside create_io_thread()'s race window (0: none).
-int io_thread_race_ticks;
+// The race window that /proc/sys/kernel/io_thread_race_ticks widens for
+// the labs (racetest, stopjoin). Windows are one at a time: a thread
+// whose window cannot open yet waits, uninterruptibly, for the open one
+// to close. A window closes when it has lasted the knob's ticks as they
+// were when it opened, or as soon as the knob is written. So a test can
+// hold several creations at chosen points and let them go one by one,
+// by event rather than by time. Every window is 0 ticks unless a test
+// set the knob.
+static struct spinlock io_thread_race_lock = { 0, "io_thread_race", NULL };
+static int io_thread_race_ticks;        // the knob: ticks of the next window
+static int io_thread_race_gen;          // bumped by each write of the knob
+static struct task *io_thread_race_open; // the task in the open window, if any
+// (all three guarded by io_thread_race_lock; the knob is also read without it)
+
+// Set the knob (a write to /proc/sys/kernel/io_thread_race_ticks): the
+// ticks of windows that open from now on; the open window closes.
+void io_thread_race_set(int ticks)
+{
+  spin_lock(&io_thread_race_lock);
+  WRITE_ONCE(io_thread_race_ticks, ticks);
+  io_thread_race_gen++;
+  if (io_thread_race_open)
+    wake_up_state(io_thread_race_open, 1 << TASK_UNINTERRUPTIBLE);
+  spin_unlock(&io_thread_race_lock);
+}
+
+// The knob's value, for a read of it.
+int io_thread_race_get(void)
+{
+  return READ_ONCE(io_thread_race_ticks);
+}
+
+// Wait in create_io_thread()'s window, uninterruptibly (D), as said above.
+// It sleeps until its time is up or a write wakes it, so that a thread in
+// a window is seen in D, never R. No locks held.
+static void io_thread_race_window(void)
+{
+  if (READ_ONCE(io_thread_race_ticks) <= 0)
+    return;
+  spin_lock(&io_thread_race_lock);
+  while (io_thread_race_open)
+    sleep(&io_thread_race_open, &io_thread_race_lock);
+  io_thread_race_open = current;
+  int gen = io_thread_race_gen;
+  long left = io_thread_race_ticks;
+  while (left > 0 && io_thread_race_gen == gen)
+    left = schedule_timeout_uninterruptible_locked(left, &io_thread_race_lock);
+  io_thread_race_open = NULL;
+  wakeup(&io_thread_race_open);
+  spin_unlock(&io_thread_race_lock);
+}
 
 // Start fn(arg) in an I/O thread of the current process, named
 // fmt with id (e.g. "iou-wrk-%d"). The thread is not yet runnable: the
@@ -31,8 +80,7 @@ struct task *create_io_thread(void (*fn)(void *), void *arg, const char *fmt, in
   // The thread is already in the group: a signal sent before the next
   // lines still finds it unblocked (the race Oleg Nesterov pointed out).
   // /proc/sys/kernel/io_thread_race_ticks widens the window for the labs.
-  if (READ_ONCE(io_thread_race_ticks) > 0)
-    schedule_timeout_uninterruptible(io_thread_race_ticks);
+  io_thread_race_window();
   spin_lock(&t->sighand->siglock);
   t->blocked = ~sigmask(SIGKILL);
   spin_unlock(&t->sighand->siglock);

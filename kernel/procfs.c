@@ -342,7 +342,7 @@ static int proc_show(u32 inum, struct pbuf *b)
   struct task *t;
   switch (PROC_KIND(inum)) {
   case PROC_IO_THREAD_RACE:
-    PRINT(b, "%d\n", READ_ONCE(io_thread_race_ticks));
+    PRINT(b, "%d\n", io_thread_race_get());
     return 0;
   case PROC_MEMINFO:
     PRINT(b, "MemTotal:\t%lu kB\nMemFree:\t%lu kB\n",
@@ -496,10 +496,10 @@ long procfs_write(struct file *f, u64 usrc, long n)
   if (copy_from_user(buf, (void *)usrc, n) < 0)
     return -EFAULT;
   int v = 0, i = 0;
-  for (; i < n && buf[i] >= '0' && buf[i] <= '9'; i++)
+  for (; i < n && buf[i] >= '0' && buf[i] <= '9' && v <= 60 * HZ; i++)
     v = v * 10 + buf[i] - '0';
-  if (i == 0 || (i < n && buf[i] != '\n') || v > 10 * HZ)
+  if (i == 0 || (i < n && buf[i] != '\n') || v > 60 * HZ)
     return -EINVAL;
-  WRITE_ONCE(io_thread_race_ticks, v);
+  io_thread_race_set(v);
   return n;
 }

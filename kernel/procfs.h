@@ -12,7 +12,6 @@ struct inode *procfs_lookup(struct inode *dp, const char *name);
 long procfs_read(struct file *f, u64 udst, long n);
 long procfs_write(struct file *f, u64 usrc, long n);
 bool procfs_writable(struct inode *ip);
-extern int io_thread_race_ticks;
 struct task *first_tid(struct task *leader, int after);
 struct task *next_tid(struct task *t);
 #endif

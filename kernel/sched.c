@@ -240,6 +240,14 @@ long schedule_timeout_locked(long ticks, struct spinlock *lk)
   return schedule_timeout_state(ticks, TASK_INTERRUPTIBLE, lk);
 }
 
+// Sleep uninterruptibly (D) for up to ticks jiffies, releasing lk (held
+// by the caller) as schedule_timeout_locked() does: a wake_up_state()
+// under lk ends it early.
+long schedule_timeout_uninterruptible_locked(long ticks, struct spinlock *lk)
+{
+  return schedule_timeout_state(ticks, TASK_UNINTERRUPTIBLE, lk);
+}
+
 // Sleep uninterruptibly (D) for ticks jiffies.
 long schedule_timeout_uninterruptible(long ticks)
 {

@@ -163,6 +163,7 @@ bool wake_up_state(struct task *t, int states);
 long schedule_timeout(long ticks);
 long schedule_timeout_locked(long ticks, struct spinlock *lk);
 long schedule_timeout_uninterruptible(long ticks);
+long schedule_timeout_uninterruptible_locked(long ticks, struct spinlock *lk);
 void __noreturn schedule_dead(void);
 void wake_expired_timers(void);
 void switch_mm_sync(struct mm_struct *mm);
@@ -189,6 +190,8 @@ struct kernel_clone_args {
 struct task *copy_process(const struct kernel_clone_args *args, int *err);
 int  kernel_clone(const struct kernel_clone_args *args);
 struct task *create_io_thread(void (*fn)(void *), void *arg, const char *fmt, int id);
+void io_thread_race_set(int ticks);
+int io_thread_race_get(void);
 struct task *create_kthread(void (*fn)(void *), void *arg, const char *name);
 void set_task_comm(struct task *t, const char *name);
 void mmput(struct mm_struct *mm);

@@ -19,21 +19,11 @@
 
 #define POLL (HZ / 10)
 
-// Print the end of the given-up-on command and return iowatch's status.
-static int
-killed(const char *cmd, int pid, int idle, int ticks)
-{
-  printf("iowatch: %s killed: process %d did %s for %d s (%d.%02d s in all)\n", cmd, pid,
-         idle > 0 ? "no I/O" : "I/O all along", idle > 0 ? idle : -idle, ticks / HZ,
-         ticks % HZ * 100 / HZ);
-  return 124;
-}
-
 int
 main(int argc, char *argv[])
 {
-  int secs, pid, child, st, t0, t_io;
-  long io, now;
+  struct io_idle w;
+  int secs, pid, child, st, verdict;
 
   if (argc < 5 || strcmp(argv[1], "-t") != 0 || (secs = atoi(argv[2])) <= 0 ||
       (pid = atoi(argv[3])) <= 0) {
@@ -45,17 +35,17 @@ main(int argc, char *argv[])
     fprintf(STDERR, "iowatch: fork: %s\n", strerror(child));
     return 2;
   }
-  t0 = t_io = uptime();
-  io = proc_io(pid);
+  io_idle_start(&w, pid, secs, 0);
   while (waitpid(child, &st, WNOHANG) == 0) {
-    if ((now = proc_io(pid)) != io) {
-      io = now;
-      t_io = uptime();
-    }
-    if (uptime() - t_io >= secs * HZ || uptime() - t0 >= 10 * secs * HZ) {
+    if ((verdict = io_idle_check(&w)) != IO_MOVING) {
       kill(child, SIGKILL);
       waitpid(child, &st, 0);
-      return killed(argv[4], pid, uptime() - t_io >= secs * HZ ? secs : -10 * secs, uptime() - t0);
+      printf("iowatch: %s killed: process %d did ", argv[4], pid);
+      io_idle_print(&w, verdict);
+      printf(" (");
+      print_secs(uptime() - w.t0);
+      printf(" in all)\n");
+      return 124;
     }
     sleep(POLL);
   }

@@ -24,4 +24,16 @@ int task_ids(int pid, int *ids, int max);
 long proc_io(int pid);
 int set_io_thread_race_ticks(int ticks);
 
+// Watching a process for progress, as its I/O count (proc_io()) moves:
+// waitstop and iowatch give up on a wait only once it stands still.
+struct io_idle {
+  int pid, secs, spin;           // spin: ticks of CPU with no I/O that mean spinning (0: ignored)
+  int t0, t_io;                 // uptime() at the start, at the last I/O seen
+  long io, cpu;                 // proc_io() then, and the CPU ticks
+};
+enum { IO_MOVING, IO_IDLE, IO_SPINNING, IO_TOO_LONG };
+void io_idle_start(struct io_idle *w, int pid, int secs, int spin);
+int io_idle_check(struct io_idle *w);
+void io_idle_print(struct io_idle *w, int verdict);
+
 #endif

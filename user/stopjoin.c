@@ -9,40 +9,41 @@
 //
 // A stop is under way while a thread of the group has not stopped yet;
 // one inside the kernel stops only when it returns. The knob
-// /proc/sys/kernel/io_thread_race_ticks makes every create_io_thread()
-// wait that long, uninterruptibly, once the new thread exists. So:
-//   1. knob at 1 s: two reads from empty pipes go to io-wq. This thread
-//      makes iou-mgr, and iou-mgr makes the fixed worker, each in a 1 s
-//      window; the worker will take one read, and iou-mgr must make a
-//      second worker for the other about a second later;
-//   2. while the fixed worker is in its window: knob at 6 s, and a second
-//      thread of ours sets up an SQPOLL ring. It makes iou-sqp and waits
-//      6 s in the kernel, where a stop cannot take it;
-//   3. this thread sends its process SIGSTOP and stops; the stop waits
-//      for the second thread;
-//   4. meanwhile iou-mgr makes the second worker: born during the stop.
-// A kernel that counts that worker in the stop never completes it (the
-// worker cannot stop, and spins); a right one completes it once the
-// second thread leaves its window.
-//
-// A watcher (a child process; a stopped process cannot look) checks that
-// step 4 happened as planned: a new thread appeared while the second
-// thread was still in the kernel (state D). It prints, during the stop:
+// /proc/sys/kernel/io_thread_race_ticks holds each create_io_thread() in
+// a window, uninterruptibly, once the new thread exists; windows open one
+// at a time, and a write of the knob closes the open one. So every step
+// below waits for an event, never for a time:
+//   1. knob at 0: an IOSQE_ASYNC nop makes iou-mgr and its fixed worker;
+//   2. knob at its most: three reads from empty pipes go to io-wq. The
+//      fixed worker takes one; iou-mgr makes worker A for the next, and
+//      waits in window 1 (A still bears iou-mgr's name);
+//   3. a second thread of ours sets up an SQPOLL ring: its iou-sqp is
+//      made, and the thread waits in the kernel (D) for window 2;
+//   4. this thread sends its process SIGSTOP and stops: the stop is under
+//      way, and waits for the second thread;
+//   5. a watcher (a child process: a stopped process cannot look) sees
+//      that, and writes the knob: window 1 closes, A takes the second
+//      read, and iou-mgr makes worker B for the third: B is born during
+//      the stop;
+//   6. the watcher sees B and says so, and writes 0: the second thread
+//      leaves the kernel and stops, the last of the group to do so.
+// A kernel that counts B in the stop never completes it (B cannot stop,
+// and spins); a right one completes it at step 6. The watcher prints,
+// during the stop:
 //
 //   stopjoin: thread 9 was born during the stop, while thread 6 was still in create_io_thread() (D): yes
 //
 // After SIGCONT, the reads are let finish and stopjoin exits: 0 if the
-// watcher saw it happen, 1 if the timing went otherwise (then the run
-// shows nothing), 2 on an error.
+// watcher saw it happen, 1 if it did not (then the run shows nothing),
+// 2 on an error.
 
 #include "user.h"
 #include "liburing.h"
 #include "proc.h"
 
 #define MAXTIDS 64
-#define SHORT (HZ)              // window while iou-mgr and the fixed worker are made
-#define LONG (6 * HZ)           // the second thread's window, holding the stop open
-#define WAIT (30 * HZ)          // longest look for a thread to appear
+#define HOLD (60 * HZ)          // a window's length: the knob's most, closed by events
+#define WAIT (30 * HZ)          // longest look for an event, in ticks
 
 static int go[2];               // a byte here starts the second thread
 static struct io_uring sqring;
@@ -56,7 +57,7 @@ die(const char *what, int err)
 }
 
 // The second thread: once told, set up an SQPOLL ring (its iou-sqp is
-// made in a LONG window), then take it down again.
+// made in window 2), then take it down again.
 static void
 second(void *arg)
 {
@@ -96,16 +97,27 @@ await_named(int me, const char *prefix, int n)
   return -EAGAIN;
 }
 
-// The watcher, in a child process: note the threads of pid now, then wait
-// for a new one and say whether thread holder was still in D when it came.
-// Exit status 0 yes, 1 no, 3 no new thread.
+// The watcher, in a child process. Once the stop of pid is under way (its
+// main thread in T, thread holder in D), close window 1 and wait for a
+// thread that was not there to appear; say whether holder was still in D
+// then, and let holder go (knob 0). Exit status 0 yes, 1 no, 3 if the
+// stop or the new thread never came.
 static void
 watch(int pid, int holder)
 {
-  int old[MAXTIDS], nold = task_ids(pid, old, MAXTIDS), tids[MAXTIDS], n;
+  int old[MAXTIDS], nold, tids[MAXTIDS], n, t;
   char st;
 
-  for (int t = 0; t < WAIT; t++) {
+  for (t = 0; t < WAIT && !(task_state(pid, pid) == 'T' && task_state(pid, holder) == 'D'); t++)
+    sleep(1);
+  if (t == WAIT) {
+    printf("stopjoin: the stop never got under way with thread %d in the kernel\n", holder);
+    set_io_thread_race_ticks(0);
+    exit(3);
+  }
+  nold = task_ids(pid, old, MAXTIDS);
+  set_io_thread_race_ticks(HOLD);
+  for (t = 0; t < WAIT; t++) {
     st = task_state(pid, holder);
     n = task_ids(pid, tids, MAXTIDS);
     for (int i = 0; i < n; i++) {
@@ -116,65 +128,86 @@ watch(int pid, int holder)
         continue;
       printf("stopjoin: thread %d was born during the stop, while thread %d was still in"
              " create_io_thread() (D): %s\n", tids[i], holder, st == 'D' ? "yes" : "no");
+      set_io_thread_race_ticks(0);
       exit(st == 'D' ? 0 : 1);
     }
     sleep(1);
   }
   printf("stopjoin: no thread was born during the stop\n");
+  set_io_thread_race_ticks(0);
   exit(3);
+}
+
+// Queue an IOSQE_ASYNC read of fd into buf (len bytes) on ring.
+static void
+queue_read(struct io_uring *ring, int fd, char *buf, int len)
+{
+  struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+  io_uring_prep_read(sqe, fd, buf, len, -1UL);
+  io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
 }
 
 int
 main(void)
 {
-  int me = getpid(), p1[2], p2[2], holder, cpid, st, r;
-  char b1[8], b2[8], mgr[24];
+  int me = getpid(), p[3][2], holder, cpid, st, r;
+  char b[3][8], mgr[24];
   struct io_uring ring;
   struct io_uring_sqe *sqe;
   struct io_uring_cqe *cqe;
 
-  if ((r = pipe(go)) < 0 || (r = pipe(p1)) < 0 || (r = pipe(p2)) < 0)
+  if ((r = pipe(go)) < 0)
     die("pipe", r);
+  for (int i = 0; i < 3; i++)
+    if ((r = pipe(p[i])) < 0)
+      die("pipe", r);
   if ((r = io_uring_queue_init(8, &ring, 0)) < 0)
     die("io_uring_queue_init", r);
   if ((holder = thread_create(second, NULL)) < 0)
     die("thread_create", holder);
   snprintf(mgr, sizeof mgr, "iou-mgr-%d", me);
 
-  // 1. Two reads for io-wq; we make iou-mgr in a SHORT window.
-  if ((r = set_io_thread_race_ticks(SHORT)) < 0)
+  // 1. iou-mgr and its fixed worker, in no window.
+  if ((r = set_io_thread_race_ticks(0)) < 0)
     die("/proc/sys/kernel/io_thread_race_ticks", r);
   sqe = io_uring_get_sqe(&ring);
-  io_uring_prep_read(sqe, p1[0], b1, sizeof b1, -1UL);
+  io_uring_prep_nop(sqe);
   io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
-  sqe = io_uring_get_sqe(&ring);
-  io_uring_prep_read(sqe, p2[0], b2, sizeof b2, -1UL);
-  io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
-  if ((r = io_uring_submit(&ring)) != 2)
+  if ((r = io_uring_submit(&ring)) != 1)
     die("io_uring_submit", r < 0 ? r : -EIO);
+  if ((r = io_uring_wait_cqe(&ring, &cqe)) < 0)
+    die("io_uring_wait_cqe", r);
+  io_uring_cqe_seen(&ring, cqe);
 
-  // 2. The fixed worker is in its window while it still bears iou-mgr's
-  // name; then the second thread makes iou-sqp, in a LONG window, where
-  // it still bears our name ("stopjoin": three of those, with us two).
+  // 2. Three reads; iou-mgr makes worker A in window 1, where A still
+  // bears iou-mgr's name.
+  set_io_thread_race_ticks(HOLD);
+  for (int i = 0; i < 3; i++)
+    queue_read(&ring, p[i][0], b[i], sizeof b[i]);
+  if ((r = io_uring_submit(&ring)) != 3)
+    die("io_uring_submit", r < 0 ? r : -EIO);
   if ((r = await_named(me, mgr, 2)) < 0)
-    die("waiting for the fixed worker", r);
-  set_io_thread_race_ticks(LONG);
+    die("waiting for worker A", r);
+
+  // 3. The second thread's iou-sqp, which bears our name while the
+  // thread waits for window 2 ("stopjoin": three of those, with us two).
   write(go[1], "g", 1);
   if ((r = await_named(me, "stopjoin", 3)) < 0)
     die("waiting for iou-sqp", r);
 
-  // 3. The watcher, then the stop.
+  // 4. The watcher, then the stop.
   if ((cpid = fork()) < 0)
     die("fork", cpid);
   if (cpid == 0)
     watch(me, holder);
   kill(me, SIGSTOP);
 
-  // 4. After SIGCONT: let the reads finish, take the second thread down.
+  // After SIGCONT: let the reads finish, take the second thread down.
   set_io_thread_race_ticks(0);
-  write(p1[1], "1", 1);
-  write(p2[1], "2", 1);
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < 3; i++)
+    write(p[i][1], "x", 1);
+  for (int i = 0; i < 3; i++) {
     if ((r = io_uring_wait_cqe(&ring, &cqe)) < 0)
       die("io_uring_wait_cqe", r);
     io_uring_cqe_seen(&ring, cqe);

@@ -126,6 +126,7 @@ int atoi(const char *s);
 long atol(const char *s);
 int is_sbrk_error(char *p);     // true if sbrk() returned an error
 int spawn(const char *who, char **argv);  // fork + exec (in / if no slash): pid or -errno
+void print_secs(int ticks);                // ticks as "5.20 s"
 
 // user/lib/string.c
 size_t strlen(const char *s);

@@ -12,8 +12,10 @@
 //   - a stop waitpid reports (the whole group stopped):
 //       waitstop: PID 5 reported stopped by signal 19 (STOP) after 0.12 s
 //   - no report, and SECS seconds in a row in which the process read and
-//     wrote nothing (its rchar + wchar in /proc/PID/io did not move):
+//     wrote nothing (its rchar + wchar in /proc/PID/io did not move), or
+//     a second of CPU time used since its last I/O (threads that spin):
 //       waitstop: PID 5 not reported stopped: no report and no I/O for 3 s (5.20 s since the stop)
+//       waitstop: PID 5 not reported stopped: no report and 1.00 s of CPU time and no I/O (spinning) (0.41 s since the stop)
 //       waitstop: threads of 5: 5 T uringcp, 6 R iou-mgr-5, ...
 //       waitstop: PID 5: 4 of 5 threads never stopped
 //   - a continue:  waitstop: PID 5 continued
@@ -23,8 +25,11 @@
 // io-wq worker finishes the work in hand before it looks at its signals
 // (as Linux's do). While the process still reads or writes, the stop may
 // yet come; once it does nothing, it will not. So a slow machine makes the
-// wait longer, never wrong. A process that does I/O for 10 * SECS without
-// a report is given up on all the same.
+// wait longer, never wrong. Nor does a thread of a stopping process burn
+// CPU time without I/O, unless it spins: CPU time is a measure of work,
+// which a slow machine cannot fake, so a spinning process is told at once.
+// A process that does I/O for 10 * SECS without a report is given up on
+// all the same.
 //
 // Exit status: 1 if a stop was seen in /proc but never reported, 2 on a
 // usage or start error, else 0. CMD without a '/' is looked for in /.
@@ -33,6 +38,7 @@
 #include "proc.h"
 
 #define POLL (HZ / 10)
+#define SPIN HZ                 // CPU time used with no I/O that means spinning
 #define MAXTIDS 64              // threads in a process (NTASK)
 
 // Print "tid S name, ..." for every thread of pid; return how many are
@@ -61,27 +67,21 @@ show_threads(int pid, int *notstopped)
   return n;
 }
 
-// Seconds and hundredths, for ticks.
+// Say that the stop of w's process was not reported, for io_idle_check()'s
+// verdict, and how long after its main thread stopped; then which
+// threads did not stop.
 static void
-print_secs(int ticks)
-{
-  printf("%d.%02d s", ticks / HZ, ticks % HZ * 100 / HZ);
-}
-
-// Say that the stop of pid was not reported: after idle seconds with no
-// I/O (or, when idle is negative, after -idle seconds of I/O), ticks
-// after the main thread stopped; then which threads did not stop.
-static void
-give_up(int pid, int idle, int ticks)
+give_up(struct io_idle *w, int verdict)
 {
   int nthreads, notstopped;
 
-  printf("waitstop: PID %d not reported stopped: no report and %s for %d s (", pid,
-         idle > 0 ? "no I/O" : "I/O all along", idle > 0 ? idle : -idle);
-  print_secs(ticks);
+  printf("waitstop: PID %d not reported stopped: no report and ", w->pid);
+  io_idle_print(w, verdict);
+  printf(" (");
+  print_secs(uptime() - w->t0);
   printf(" since the stop)\n");
-  nthreads = show_threads(pid, &notstopped);
-  printf("waitstop: PID %d: %d of %d threads never stopped\n", pid, notstopped, nthreads);
+  nthreads = show_threads(w->pid, &notstopped);
+  printf("waitstop: PID %d: %d of %d threads never stopped\n", w->pid, notstopped, nthreads);
 }
 
 int
@@ -90,9 +90,8 @@ main(int argc, char *argv[])
   // watch: 0 waiting for the main thread to stop; 1 it has, waiting for
   // the report; 2 this stop is over (reported, or given up on) until a
   // continue.
-  int secs = 3, i = 1, pid, st, r, watch = 0, unreported = 0;
-  int t_stop = 0, t_io = 0;
-  long io = -1;
+  int secs = 3, i = 1, pid, st, r, watch = 0, unreported = 0, verdict;
+  struct io_idle w;
 
   if (argc > 2 && strcmp(argv[1], "-t") == 0) {
     secs = atoi(argv[2]);
@@ -123,7 +122,7 @@ main(int argc, char *argv[])
              signame(WSTOPSIG(st)) ? signame(WSTOPSIG(st)) : "?");
       if (watch == 1) {
         printf(" after ");
-        print_secs(uptime() - t_stop);
+        print_secs(uptime() - w.t0);
       }
       printf("\n");
       watch = 2;
@@ -141,22 +140,15 @@ main(int argc, char *argv[])
     }
     if (watch == 0 && task_state(pid, pid) == 'T') {
       watch = 1;
-      t_stop = t_io = uptime();
-      io = proc_io(pid);
+      io_idle_start(&w, pid, secs, SPIN);
       printf("waitstop: PID %d: main thread stopped (T); waiting for waitpid to report the stop"
              " (while it does I/O, or %d s)\n", pid, secs);
     }
-    if (watch == 1) {
-      long now = proc_io(pid);
-      if (now != io) {          // still reading or writing: the stop may yet come
-        io = now;
-        t_io = uptime();
-      }
-      if (uptime() - t_io >= secs * HZ || uptime() - t_stop >= 10 * secs * HZ) {
-        watch = 2;
-        unreported = 1;
-        give_up(pid, uptime() - t_io >= secs * HZ ? secs : -10 * secs, uptime() - t_stop);
-      }
+    // While it still reads or writes, the stop may yet come.
+    if (watch == 1 && (verdict = io_idle_check(&w)) != IO_MOVING) {
+      watch = 2;
+      unreported = 1;
+      give_up(&w, verdict);
     }
     sleep(POLL);
   }

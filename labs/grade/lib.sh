@@ -186,6 +186,8 @@ qemu_wait_prompt() {
 qemu_send() {
 	qemu_wait_prompt "$2" || return
 	printf '%s\n' "$1" >&9
+	# Q_TIMELOG=FILE: note when each line was typed (to see where a run spends its time).
+	[ -z "$Q_TIMELOG" ] || echo "$(date +%s.%N | cut -c1-14) $1" >> "$Q_TIMELOG"
 	Q_SENT=$((Q_SENT + 1))
 }
 

@@ -190,8 +190,8 @@ proc_io(int pid)
 }
 
 // Set /proc/sys/kernel/io_thread_race_ticks to ticks: how long each
-// create_io_thread() then waits inside its race window (racetest,
-// stopjoin). Returns 0 or -errno.
+// create_io_thread() then waits inside its race window; the window open
+// now, if any, closes (racetest, stopjoin). Returns 0 or -errno.
 int
 set_io_thread_race_ticks(int ticks)
 {
@@ -204,4 +204,71 @@ set_io_thread_race_ticks(int ticks)
   r = write(fd, b, strlen(b));
   close(fd);
   return r < 0 ? r : 0;
+}
+
+// The CPU time of process pid so far, in ticks (every thread's, from
+// /proc/PID/stat), or -1 if it is gone.
+static long
+proc_ticks(int pid)
+{
+  char path[32];
+  struct procstat ps;
+
+  snprintf(path, sizeof path, "/proc/%d/stat", pid);
+  return read_stat(path, &ps) < 0 ? -1 : (long)ps.ticks;
+}
+
+// Start watching process pid for progress, from now: see io_idle_check().
+// spin > 0 also watches for threads that spin: that many ticks of CPU
+// time used with no I/O.
+void
+io_idle_start(struct io_idle *w, int pid, int secs, int spin)
+{
+  w->pid = pid;
+  w->secs = secs;
+  w->spin = spin;
+  w->t0 = w->t_io = uptime();
+  w->io = proc_io(pid);
+  w->cpu = proc_ticks(pid);
+}
+
+// Look at the process again (every poll). Returns IO_MOVING while it still
+// makes progress; IO_IDLE once it has read and written nothing for secs
+// seconds in a row; IO_SPINNING once it has used spin ticks of CPU time
+// since its last I/O (a measure of work, so a slow machine cannot fake
+// it); IO_TOO_LONG once 10 * secs have passed since the start however
+// much it did (the bound on a wait for a slow machine).
+int
+io_idle_check(struct io_idle *w)
+{
+  long now = proc_io(w->pid), cpu = proc_ticks(w->pid);
+
+  if (now != w->io) {
+    w->io = now;
+    w->t_io = uptime();
+    w->cpu = cpu;
+  }
+  if (uptime() - w->t_io >= w->secs * HZ)
+    return IO_IDLE;
+  if (w->spin > 0 && cpu >= 0 && w->cpu >= 0 && cpu - w->cpu >= w->spin)
+    return IO_SPINNING;
+  if (uptime() - w->t0 >= 10 * w->secs * HZ)
+    return IO_TOO_LONG;
+  return IO_MOVING;
+}
+
+// Print why a wait was given up on, for io_idle_check()'s verdict:
+// "no I/O for 3 s", "1.00 s of CPU time and no I/O (spinning)" or "I/O
+// all along for 30 s".
+void
+io_idle_print(struct io_idle *w, int verdict)
+{
+  if (verdict == IO_IDLE) {
+    printf("no I/O for %d s", w->secs);
+  } else if (verdict == IO_SPINNING) {
+    print_secs(w->spin);
+    printf(" of CPU time and no I/O (spinning)");
+  } else {
+    printf("I/O all along for %d s", 10 * w->secs);
+  }
 }

@@ -101,3 +101,10 @@ spawn(const char *who, char **argv)
   fprintf(STDERR, "%s: %s: %s\n", who, path, strerror(r));
   exit(127);
 }
+
+// Print ticks as seconds and hundredths: "5.20 s".
+void
+print_secs(int ticks)
+{
+  printf("%d.%02d s", ticks / HZ, ticks % HZ * 100 / HZ);
+}

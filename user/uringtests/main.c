@@ -35,6 +35,7 @@ static const struct test tests[] = {
   { "busy", t_busy, 0 },
   { "sqpoll", t_sqpoll, 0 },
   { "iothreads", t_iothreads, 0 },
+  { "racewindow", t_racewindow, 0 },
   { "ioacct", t_ioacct, 0 },
   { "closecancel", t_closecancel, 0 },
   { "exitleak", t_exitleak, 0 },

@@ -507,3 +507,58 @@ t_pingpong(void)
   expect_true("pingpong", !bad && worst < 4 * HZ, d);
   io_uring_queue_exit(&ring);
 }
+
+// A thread of the test: an IOSQE_ASYNC nop on its own ring, whose first
+// use of io-wq makes iou-mgr, inside create_io_thread()'s race window.
+static void
+nop_in_window(void *arg)
+{
+  struct io_uring *ring = arg;
+  struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+  struct io_uring_cqe *cqe;
+
+  io_uring_prep_nop(sqe);
+  io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
+  if (io_uring_submit(ring) == 1 && io_uring_wait_cqe(ring, &cqe) == 0)
+    io_uring_cqe_seen(ring, cqe);
+}
+
+// The knob /proc/sys/kernel/io_thread_race_ticks (racetest and stopjoin
+// rely on it): values up to 60 s are taken, larger ones refused; a
+// window lasts up to the knob's ticks, and a write of the knob closes
+// the open one at once, so that a test can let a creation go on an event.
+void
+t_racewindow(void)
+{
+  struct io_uring ring;
+  char path[48];
+  int tid, n = 0, t0, r;
+  char st = 0;
+
+  expect("refuses_61s", set_io_thread_race_ticks(61 * HZ), -EINVAL);
+  expect("refuses_huge", set_io_thread_race_ticks(2000000000), -EINVAL);
+  if (!need("takes_60s", set_io_thread_race_ticks(60 * HZ)) || !ring_init(&ring, 4, 0))
+    return;
+  tid = thread_create(nop_in_window, &ring);
+  if (!need("thread_create", tid))
+    return;
+  // The window holds the creator in the kernel (D) once the new thread
+  // exists: /proc/PID/status counts three (hidden ones too).
+  snprintf(path, sizeof path, "/proc/%d/status", testpid);
+  for (t0 = uptime(); uptime() - t0 < 10 * HZ; sleep(2)) {
+    const char *f = readfile(path, buf, sizeof buf) > 0 ? proc_field(buf, "Threads:") : 0;
+    n = f ? atoi(f) : 0;
+    st = task_state(testpid, tid);
+    if (n >= 3 && st == 'D')
+      break;
+  }
+  snprintf(d, sizeof d, "after 10 s: %d threads, the creator in state %c; want 3, D", n, st ? st : '?');
+  expect_true("window_holds_creator", n >= 3 && st == 'D', d);
+  t0 = uptime();
+  r = set_io_thread_race_ticks(0);
+  thread_join(tid);
+  snprintf(d, sizeof d, "the creator returned %d ticks after the write (the window was %d)",
+           uptime() - t0, 60 * HZ);
+  expect_true("write_closes_window", r == 0 && uptime() - t0 < 30 * HZ, d);
+  io_uring_queue_exit(&ring);
+}

@@ -50,6 +50,7 @@ void t_busy(void);
 void t_sqpoll(void);
 void t_iothreads(void);
 void t_pingpong(void);
+void t_racewindow(void);
 
 // ioacct.c
 void t_ioacct(void);
