@@ -75,8 +75,10 @@ u64  arch_clock_jiffies(void);       // ticks (1/HZ s) since boot, by a clock th
 // ---- devices
 void arch_console_putc(int c);       // polled output, usable anywhere
 void arch_disk_init(void);
-struct buf;
-void arch_disk_rw(struct buf *b, bool write);   // sleeps until done
+// Read or write n blocks (1..DISK_RUN_MAX), from blockno on, to or from
+// data[0..n-1], BSIZE bytes each: one request to the disk; sleeps until done.
+#define DISK_RUN_MAX 64
+void arch_disk_rw(u32 blockno, u8 *const data[], int n, bool write);
 void __noreturn arch_poweroff(int code);        // 0: success, else failure
 
 // VM_* protection bits for arch_mk_pte().

@@ -52,9 +52,21 @@ struct buf *bread(u32 dev, u32 blockno)
 {
   struct buf *b = bget(dev, blockno);
   if (!b->valid) {
-    arch_disk_rw(b, false);
+    u8 *data[1] = { b->data };
+    arch_disk_rw(b->blockno, data, 1, false);
     b->valid = true;
   }
+  return b;
+}
+
+// A locked buffer for a block whose old contents do not matter, zeroed and
+// valid, without reading the disk (balloc() clears every block it hands
+// out; a read first would be one disk request per block for nothing).
+struct buf *bget_zeroed(u32 dev, u32 blockno)
+{
+  struct buf *b = bget(dev, blockno);
+  memset(b->data, 0, BSIZE);
+  b->valid = true;
   return b;
 }
 
@@ -63,7 +75,8 @@ void bwrite(struct buf *b)
 {
   if (!sleep_lock_held(&b->lock))
     panic("bwrite: buffer not locked");
-  arch_disk_rw(b, true);
+  u8 *data[1] = { b->data };
+  arch_disk_rw(b->blockno, data, 1, true);
 }
 
 // Unlock b and make it the most recently used.

@@ -7,7 +7,6 @@
 struct buf {
   struct sleeplock lock;   // guards data and valid
   bool valid;              // data holds the block's contents
-  bool disk_busy;          // the disk driver owns it (virtio lock)
   u32 dev;
   u32 blockno;
   u32 refcnt;              // bcache lock
@@ -17,6 +16,7 @@ struct buf {
 
 void binit(void);
 struct buf *bread(u32 dev, u32 blockno);
+struct buf *bget_zeroed(u32 dev, u32 blockno);
 bool bcached(u32 dev, u32 blockno);
 void bwrite(struct buf *b);
 void brelse(struct buf *b);

@@ -16,8 +16,7 @@ struct superblock sb;
 // Zero a block on disk (through the log).
 static void bzero(u32 dev, u32 bno)
 {
-  struct buf *b = bread(dev, bno);
-  memset(b->data, 0, BSIZE);
+  struct buf *b = bget_zeroed(dev, bno);   // no need to read what we clear
   log_write(b);
   brelse(b);
 }

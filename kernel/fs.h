@@ -73,6 +73,7 @@ int namecmp(const char *a, const char *b);
 void log_init(int dev, struct superblock *sb);
 void begin_op(void);
 void end_op(void);
+struct buf;
 void log_write(struct buf *b);
 extern int log_crash_armed;
 

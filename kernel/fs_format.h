@@ -14,7 +14,7 @@
 
 #define FSSIZE      32768       // blocks in the image (32 MiB)
 #define NINODES     1024        // inodes in the image
-#define MAXOPBLOCKS 16          // most blocks one fs operation may write
+#define MAXOPBLOCKS 64          // most blocks one fs operation may write
 #define LOGBLOCKS   (MAXOPBLOCKS * 3)  // data blocks in the on-disk log
 
 #define NDIRECT     11

@@ -1,5 +1,6 @@
 // virtio-blk over virtio-mmio (version 2, "modern"), one request queue.
-// Each request is a chain of three descriptors: header, data, status.
+// Each request is a chain of descriptors: header, the data of one or
+// more consecutive blocks, status.
 #include "task.h"
 #include "buf.h"
 
@@ -31,7 +32,7 @@
 #define STATUS_DRIVER_OK    4
 #define STATUS_FEATURES_OK  8
 
-#define QSIZE 8                 // descriptors; requests use three each
+#define QSIZE 128               // descriptors; a request of n blocks takes n + 2
 #define VRING_DESC_F_NEXT  1
 #define VRING_DESC_F_WRITE 2
 #define VIRTIO_BLK_T_IN  0
@@ -43,6 +44,9 @@ struct vring_used_elem { u32 id; u32 len; };
 struct vring_used { u16 flags; u16 idx; struct vring_used_elem ring[QSIZE]; u16 avail_event; };
 struct blk_req_hdr { u32 type; u32 reserved; u64 sector; };
 
+// A request in flight; its task sleeps on it until the interrupt says done.
+struct vreq { bool busy; };
+
 static struct {
   struct spinlock lock;          // guards everything below
   struct vring_desc *desc;
@@ -50,7 +54,7 @@ static struct {
   struct vring_used *used;
   bool free[QSIZE];
   u16 used_idx;                  // next used-ring entry to look at
-  struct buf *owner[QSIZE];      // request whose chain starts here
+  struct vreq *owner[QSIZE];     // request whose chain starts here
   u8 status[QSIZE];
   struct blk_req_hdr hdr[QSIZE];
 } vq;
@@ -127,49 +131,54 @@ static void free_chain(int i)
   wakeup(&vq.free[0]);
 }
 
-// Take three descriptors, sleeping until they are free.
-static void alloc3(int idx[3])
+// Take n free descriptors into d[], sleeping until there are.
+// Caller holds vq.lock.
+static void alloc_descs(int *d, int n)
 {
   for (;;) {
-    int n;
-    for (n = 0; n < 3; n++)
-      if ((idx[n] = alloc_desc()) < 0)
+    int k;
+    for (k = 0; k < n; k++)
+      if ((d[k] = alloc_desc()) < 0)
         break;
-    if (n == 3)
+    if (k == n)
       return;
-    while (n-- > 0)
-      vq.free[idx[n]] = true;
+    while (k-- > 0)
+      vq.free[d[k]] = true;
     sleep(&vq.free[0], &vq.lock);
   }
 }
 
-// Read or write b's block; sleeps (uninterruptibly) until the disk is done.
-// Caller holds b->lock.
-void arch_disk_rw(struct buf *b, bool write)
+// Read or write n blocks, from blockno on, to or from data[0..n-1]: one
+// request, a chain of a header, n data descriptors and a status byte.
+// Sleeps (uninterruptibly) until the disk is done. The caller keeps the
+// data in place meanwhile (a locked or pinned buffer).
+void arch_disk_rw(u32 blockno, u8 *const data[], int n, bool write)
 {
-  int d[3];
+  int d[DISK_RUN_MAX + 2];
+  struct vreq r = { .busy = true };
+  BUG_ON(n < 1 || n > DISK_RUN_MAX);
   spin_lock(&vq.lock);
-  alloc3(d);
+  alloc_descs(d, n + 2);
   struct blk_req_hdr *h = &vq.hdr[d[0]];
   h->type = write ? VIRTIO_BLK_T_OUT : VIRTIO_BLK_T_IN;
   h->reserved = 0;
-  h->sector = (u64)b->blockno * (BSIZE / 512);
+  h->sector = (u64)blockno * (BSIZE / 512);
   vq.desc[d[0]] = (struct vring_desc){ __pa(h), sizeof(*h), VRING_DESC_F_NEXT, d[1] };
-  vq.desc[d[1]] = (struct vring_desc){ __pa(b->data), BSIZE,
-      VRING_DESC_F_NEXT | (write ? 0 : VRING_DESC_F_WRITE), d[2] };
+  for (int i = 0; i < n; i++)
+    vq.desc[d[1 + i]] = (struct vring_desc){ __pa(data[i]), BSIZE,
+        VRING_DESC_F_NEXT | (write ? 0 : VRING_DESC_F_WRITE), d[2 + i] };
   vq.status[d[0]] = 0xff;
-  vq.desc[d[2]] = (struct vring_desc){ __pa(&vq.status[d[0]]), 1, VRING_DESC_F_WRITE, 0 };
-  b->disk_busy = true;
-  vq.owner[d[0]] = b;
+  vq.desc[d[n + 1]] = (struct vring_desc){ __pa(&vq.status[d[0]]), 1, VRING_DESC_F_WRITE, 0 };
+  vq.owner[d[0]] = &r;
   vq.avail->ring[vq.avail->idx % QSIZE] = d[0];
   wmb();
   vq.avail->idx++;
   wmb();
   *REG(MMIO_QUEUE_NOTIFY) = 0;
-  while (b->disk_busy)
-    sleep(b, &vq.lock);
+  while (r.busy)
+    sleep(&r, &vq.lock);
   if (vq.status[d[0]] != 0)
-    panic("virtio_blk: I/O error on block %u", b->blockno);
+    panic("virtio_blk: I/O error on blocks %u..%u", blockno, blockno + n - 1);
   vq.owner[d[0]] = NULL;
   free_chain(d[0]);
   spin_unlock(&vq.lock);
@@ -184,11 +193,11 @@ void virtio_blk_intr(void)
   while (vq.used_idx != READ_ONCE(vq.used->idx)) {
     wmb();
     int id = vq.used->ring[vq.used_idx % QSIZE].id;
-    struct buf *b = vq.owner[id];
-    if (!b)
+    struct vreq *r = vq.owner[id];
+    if (!r)
       panic("virtio_blk: completion for idle descriptor %d", id);
-    b->disk_busy = false;
-    wakeup(b);
+    r->busy = false;
+    wakeup(r);
     vq.used_idx++;
   }
   spin_unlock(&vq.lock);

@@ -1,8 +1,9 @@
 // The legacy IDE controller of QEMU pc (PIIX3): the primary master disk,
 // programmed I/O, one request at a time, completion by interrupt (ISA IRQ
-// 14). Each BSIZE block is BSIZE/512 sectors of one READ or WRITE SECTORS
-// command; the interrupt handler moves every sector after the first write
-// and every sector read, so the caller just sleeps until it is done.
+// 14). A request of n consecutive blocks is one READ or WRITE SECTORS
+// command of n * BSIZE/512 sectors; the interrupt handler moves every
+// sector after the first write and every sector read, so the caller just
+// sleeps until it is done.
 #include "task.h"
 #include "buf.h"
 
@@ -25,13 +26,17 @@ void ioapic_enable(int irq, int vec);
 #define CMD_READ_SECTORS  0x20
 #define CMD_WRITE_SECTORS 0x30
 #define SECTOR 512
+#define SECTORS_PER_BLOCK (BSIZE / SECTOR)
+_Static_assert(DISK_RUN_MAX * SECTORS_PER_BLOCK <= 256, "a run fits one command");
 
 static struct {
   struct spinlock lock;  // guards everything below and the controller
-  struct buf *cur;       // request in progress, NULL when idle
+  bool busy;             // a request is in progress
   bool write;
-  int left;              // sectors still to move through the data port
-  u8 *data;              // where the next sector goes or comes from
+  u32 blockno;           // its first block
+  u8 *const *data;       // its blocks' buffers
+  int nsect;             // its sectors, all told
+  int done;              // sectors moved through the data port so far
   u8 status;             // status at completion
 } ide;
 
@@ -69,12 +74,18 @@ void arch_disk_init(void)
   ioapic_enable(IRQ_IDE, VEC_IDE);
 }
 
-// Issue the command for ide.cur. Caller holds ide.lock.
+// Where the next sector of the request goes or comes from.
+static u8 *next_sector(void)
+{
+  return ide.data[ide.done / SECTORS_PER_BLOCK] + ide.done % SECTORS_PER_BLOCK * SECTOR;
+}
+
+// Issue the command for the request in ide. Caller holds ide.lock.
 static void ide_start(void)
 {
-  u32 sector = ide.cur->blockno * (BSIZE / SECTOR);
+  u32 sector = ide.blockno * SECTORS_PER_BLOCK;
   ide_wait();
-  outb(ATA_COUNT, BSIZE / SECTOR);
+  outb(ATA_COUNT, ide.nsect & 0xff);  // 0 means 256
   outb(ATA_LBA0, sector & 0xff);
   outb(ATA_LBA1, (sector >> 8) & 0xff);
   outb(ATA_LBA2, (sector >> 16) & 0xff);
@@ -83,30 +94,33 @@ static void ide_start(void)
   if (ide.write) {                    // the first sector goes now
     while (!(inb(ATA_STATUS) & (ST_DRQ | ST_ERR)))
       ;
-    outsl(ATA_DATA, ide.data, SECTOR / 4);
-    ide.data += SECTOR;
-    ide.left--;
+    outsl(ATA_DATA, next_sector(), SECTOR / 4);
+    ide.done++;
   }
 }
 
-// Read or write b's block; sleeps (uninterruptibly) until the disk is done.
-// Caller holds b->lock.
-void arch_disk_rw(struct buf *b, bool write)
+// Read or write n blocks, from blockno on, to or from data[0..n-1]; sleeps
+// (uninterruptibly) until the disk is done. The caller keeps the data in
+// place meanwhile (a locked or pinned buffer).
+void arch_disk_rw(u32 blockno, u8 *const data[], int n, bool write)
 {
+  BUG_ON(n < 1 || n > DISK_RUN_MAX);
   spin_lock(&ide.lock);
-  while (ide.cur)
+  while (ide.busy)
     sleep(&ide, &ide.lock);
-  ide.cur = b;
+  ide.busy = true;
   ide.write = write;
-  ide.left = BSIZE / SECTOR;
-  ide.data = b->data;
-  b->disk_busy = true;
+  ide.blockno = blockno;
+  ide.data = data;
+  ide.nsect = n * SECTORS_PER_BLOCK;
+  ide.done = 0;
+  ide.status = 0;
   ide_start();
-  while (b->disk_busy)
-    sleep(b, &ide.lock);
+  while (ide.data)
+    sleep(&ide.data, &ide.lock);
   if (ide.status & (ST_ERR | ST_DF))
-    panic("ide: error on block %u (status %x)", b->blockno, ide.status);
-  ide.cur = NULL;
+    panic("ide: error on blocks %u..%u (status %x)", blockno, blockno + n - 1, ide.status);
+  ide.busy = false;
   wakeup(&ide);
   spin_unlock(&ide.lock);
 }
@@ -117,28 +131,26 @@ void ide_intr(void)
 {
   spin_lock(&ide.lock);
   u8 s = inb(ATA_STATUS);            // also acknowledges the interrupt
-  if (!ide.cur || (s & ST_BSY)) {
+  if (!ide.data || (s & ST_BSY)) {
     spin_unlock(&ide.lock);
     return;
   }
   bool done = (s & (ST_ERR | ST_DF)) != 0;
   if (!done && !ide.write) {
-    insl(ATA_DATA, ide.data, SECTOR / 4);
-    ide.data += SECTOR;
-    done = --ide.left == 0;
+    insl(ATA_DATA, next_sector(), SECTOR / 4);
+    done = ++ide.done == ide.nsect;
   } else if (!done) {
-    if (ide.left > 0) {
-      outsl(ATA_DATA, ide.data, SECTOR / 4);
-      ide.data += SECTOR;
-      ide.left--;
+    if (ide.done < ide.nsect) {
+      outsl(ATA_DATA, next_sector(), SECTOR / 4);
+      ide.done++;
     } else {
       done = true;
     }
   }
   if (done) {
     ide.status = s;
-    ide.cur->disk_busy = false;
-    wakeup(ide.cur);
+    ide.data = NULL;
+    wakeup(&ide.data);
   }
   spin_unlock(&ide.lock);
 }
