@@ -33,17 +33,22 @@ static void ptrace_notify_tracer(struct task *t)
 // Stop the current (traced) thread to report sig to its tracer, until
 // the tracer resumes it. Called from get_signal() with siglock held, and
 // returns with it held (dropping it meanwhile). Returns the signal to act
-// on now (0: none).
+// on now (0: none). The state is TASK_TRACED before the tracer is told:
+// a tracer whose waitpid() returns finds the thread in t, never in R.
 int ptrace_stop(int sig)
 {
   struct task *t = current;
   t->ptrace_sig = sig;
   t->ptrace_stopped = true;
   t->ptrace_reported = false;
+  push_off();   // no preemption until the sleep (set_special_state())
+  set_special_state(TASK_TRACED);
   ptrace_notify_tracer(t);
+  pop_off();
   while (t->ptrace_stopped && t->ptrace && !(t->pending & sigmask(SIGKILL)) &&
          !(t->signal->flags & SIGNAL_GROUP_EXIT))
     sleep_in_state(&t->sighand->siglock, TASK_TRACED);
+  set_special_state(TASK_RUNNING);
   t->ptrace_stopped = false;
   return t->ptrace_sig;
 }

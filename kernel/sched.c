@@ -121,7 +121,11 @@ void wake_up_new_task(struct task *t)
 }
 
 // Wake t if its state is one of the TASK_* bits in states (1 << state).
-// Caller holds rq_lock. Returns whether it woke.
+// Caller holds rq_lock. Returns whether it woke. A task that is still on
+// its CPU (under rq_lock that means running: a switch away completes
+// inside one hold of rq_lock) has set a stop state and not yet slept
+// (set_special_state()); TASK_RUNNING is all it needs, and __schedule()
+// requeues it if it gets that far.
 static bool try_to_wake_up(struct task *t, int states)
 {
   if (!((1 << t->state) & states))
@@ -129,7 +133,8 @@ static bool try_to_wake_up(struct task *t, int states)
   t->state = TASK_RUNNING;
   t->wchan = NULL;
   t->wake_at = 0;
-  enqueue_task(t);
+  if (!t->on_cpu)
+    enqueue_task(t);
   return true;
 }
 
@@ -186,6 +191,22 @@ int sleep_interruptible(void *chan, struct spinlock *lk)
 void sleep_in_state(struct spinlock *lk, enum task_state state)
 {
   sleep_on(NULL, lk, state);
+}
+
+// Put current in a stop state (TASK_STOPPED, TASK_TRACED) while it still
+// runs, before it tells its parent or tracer, so that whoever the news
+// wakes finds it stopped (Linux's set_special_state()); TASK_RUNNING
+// undoes it once the stop is over, whether or not it slept. Between the
+// two the caller keeps interrupts off (push_off()): a preemption would
+// switch it away in a state no tick requeues. A wake_up_state() in
+// between leaves it TASK_RUNNING (try_to_wake_up()).
+void set_special_state(enum task_state state)
+{
+  struct task *t = current;
+  BUG_ON(state != TASK_RUNNING && state != TASK_STOPPED && state != TASK_TRACED);
+  spin_lock(&rq_lock);
+  t->state = state;
+  spin_unlock(&rq_lock);
 }
 
 // Wake every task sleeping on chan. Caller may hold the sleepers' lk.

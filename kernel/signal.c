@@ -337,17 +337,27 @@ static void do_signal_stop(int signr)
     }
   }
   recalc_sigpending(t);
+  // TASK_STOPPED before the parent is told, so that a parent whose wait
+  // returns finds every thread in T; no preemption until the sleep.
+  push_off();
+  set_special_state(TASK_STOPPED);
   if (last) {
     spin_unlock(&t->sighand->siglock);
     do_notify_parent_cldstop(t);
     spin_lock(&t->sighand->siglock);
   }
+  pop_off();
   // Sleep while the group is stopped (or still stopping) and nothing
-  // fatal came; SIGCONT clears both conditions and wakes us.
+  // fatal came; SIGCONT clears both conditions and wakes us. A stop that
+  // began after that SIGCONT, before we ran again, enlisted us anew
+  // (JOBCTL_STOP_PENDING): we go back to get_signal() to be counted in
+  // it, or it would wait for us for ever and never be reported.
   while (((sig->flags & SIGNAL_STOP_STOPPED) || sig->group_stop_count > 0) &&
+         !(t->jobctl & JOBCTL_STOP_PENDING) &&
          !(sig->flags & SIGNAL_GROUP_EXIT) && !(t->pending & sigmask(SIGKILL)) &&
          !(t->ptrace && (t->pending & ~t->blocked)))   // a tracer's SIGSTOP
     sleep_in_state(&t->sighand->siglock, TASK_STOPPED);
+  set_special_state(TASK_RUNNING);
 }
 
 // On the way to user mode: act on pending signals until one needs a user

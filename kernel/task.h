@@ -157,6 +157,7 @@ void schedule(void);
 void sleep(void *chan, struct spinlock *lk);
 int  sleep_interruptible(void *chan, struct spinlock *lk);
 void sleep_in_state(struct spinlock *lk, enum task_state state);
+void set_special_state(enum task_state state);
 void wakeup(void *chan);
 void wake_up_new_task(struct task *t);
 bool wake_up_state(struct task *t, int states);

@@ -257,3 +257,104 @@ t_setregs(void)
 out:
   stop_target(&t);
 }
+
+// ------------------------------------------------------------ stopstate
+
+#define STOP_ROUNDS 100
+
+// Fork a child that reads /proc/pid/status in a loop until it is killed
+// (or the file goes). Each read holds tasklist_lock, so a thread on its
+// way into a stop often waits for that lock between marking the stop and
+// sleeping. Returns the child's pid.
+static int
+proc_reader(int pid)
+{
+  char path[32], buf[256];
+  int h = tfork(), fd;
+
+  if (h != 0)
+    return h;
+  snprintf(path, sizeof path, "/proc/%d/status", pid);
+  while ((fd = open(path, O_RDONLY)) >= 0) {
+    while (read(fd, buf, sizeof buf) > 0)
+      ;
+    close(fd);
+  }
+  exit(0);
+}
+
+// waitpid(pid, st, flags | WNOHANG) until it reports something (no
+// sleep between tries: the caller must look at /proc the moment it
+// returns), for up to 10 s. Its result, 0 if nothing came.
+static int
+waitpid_spin(int pid, int *st, int flags)
+{
+  int r, deadline = uptime() + 10 * HZ;
+
+  while ((r = waitpid(pid, st, flags | WNOHANG)) == 0 && uptime() < deadline)
+    ;
+  return r;
+}
+
+// The first of the n threads of t not in state want, or 0 if all are.
+static int
+not_in_state(struct target *t, char want, char *got)
+{
+  for (int i = 0; i < t->n; i++)
+    if ((*got = state_of(t->pid, t->tids[i])) != want)
+      return t->tids[i];
+  return 0;
+}
+
+// A stop is in its state before anyone is told of it, as Linux's
+// set_special_state() before the notification: the moment waitpid()
+// reports a ptrace stop, /proc shows the thread in t; the moment it
+// reports a group stop, every thread is in T. Two readers of /proc keep
+// tasklist_lock busy (the stopping thread takes it to notify), so a
+// kernel that sets the state only once it goes to sleep is caught in R.
+void
+t_stopstate(void)
+{
+  struct target t;
+  int st, r, rd[2], wrong = 0, tid = 0, i;
+  char s = 0, first = '-';
+
+  if (start_target(&t, 1, 1, 0) < 0)
+    return;
+  rd[0] = proc_reader(t.pid);
+  rd[1] = proc_reader(t.pid);
+  for (i = 0; i < STOP_ROUNDS; i++) {
+    tid = t.tids[i % t.n];
+    if ((r = ptrace(PTRACE_ATTACH, tid, 0, 0)) < 0 ||
+        (r = waitpid_spin(tid, &st, __WALL)) != tid)
+      break;
+    if ((s = state_of(t.pid, tid)) != 't' && wrong++ == 0)
+      first = s;
+    if ((r = ptrace(PTRACE_DETACH, tid, 0, 0)) < 0)
+      break;
+  }
+  snprintf(detail, sizeof detail, "%d of %d ptrace stops were not in t when waitpid reported them "
+           "(first seen %c); round %d: %s", wrong, i, first, i, val(r));
+  expect_true("traced", i == STOP_ROUNDS && wrong == 0, detail);
+
+  wrong = 0;
+  for (i = 0; i < STOP_ROUNDS; i++) {
+    kill(t.pid, SIGSTOP);
+    if ((r = waitpid_spin(t.pid, &st, WUNTRACED)) != t.pid || !WIFSTOPPED(st))
+      break;
+    if ((tid = not_in_state(&t, 'T', &s)) && wrong++ == 0)
+      first = s;
+    kill(t.pid, SIGCONT);
+    if ((r = waitpid_spin(t.pid, &st, WCONTINUED)) != t.pid || !WIFCONTINUED(st))
+      break;
+  }
+  snprintf(detail, sizeof detail, "%d of %d group stops had a thread not in T when waitpid reported "
+           "them (first seen %c); ended at round %d: waitpid %s, %s", wrong, i, first, i, val(r), wstatus(st));
+  expect_true("stopped", i == STOP_ROUNDS && wrong == 0, detail);
+
+  for (i = 0; i < 2; i++) {
+    kill(rd[i], SIGKILL);
+    waitpid(rd[i], &st, 0);
+  }
+  stop_target(&t);
+}

@@ -31,6 +31,7 @@ static const struct test tests[] = {
   { "peekpoke", t_peekpoke },
   { "peekbad", t_peekbad },
   { "getregs", t_getregs },
+  { "stopstate", t_stopstate },
   { "setregs", t_setregs },
   { "perm", t_perm },
   { "sigreport", t_sigreport },

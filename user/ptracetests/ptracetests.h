@@ -58,6 +58,7 @@ void t_peekpoke(void);
 void t_peekbad(void);
 void t_getregs(void);
 void t_setregs(void);
+void t_stopstate(void);
 
 // control.c
 int start_holder(int tid, int *result);
