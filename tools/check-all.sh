@@ -34,7 +34,10 @@ fi
 
 # Build first, one architecture at a time: the runs share build/mkfs.
 for a in $ARCHS; do
-	if ! $MAKE -s --no-print-directory deps all ARCH="$a"; then
+	# deps first, on its own: the toolchain is probed when make starts, so a
+	# compiler that deps installs is seen only by the make after it.
+	if ! { $MAKE -s --no-print-directory deps ARCH="$a" &&
+		$MAKE -s --no-print-directory all ARCH="$a"; }; then
 		echo "FAIL $a: the build failed"
 		echo "0 passed, 1 failed"
 		exit 1
