@@ -128,18 +128,7 @@ log_count() {
 
 # wait_count REGEX N SECS: wait until N lines of the log match REGEX.
 wait_count() {
-	_wc_deadline=$(($(date +%s) + $3))
-	while [ "$(log_count "$1")" -lt "$2" ]; do
-		if ! qemu_running; then
-			Q_REASON="QEMU exited with status $Q_STATUS"
-			return 2
-		fi
-		if [ "$(date +%s)" -ge "$_wc_deadline" ]; then
-			Q_REASON="timed out after $3 s"
-			return 1
-		fi
-		sleep "$Q_POLL"
-	done
+	qemu_poll "$3" -n "$2" -E -e "$1"
 }
 
 # stop_fg REGEX N: the job just typed is meant to be in the foreground:

@@ -101,18 +101,7 @@ log_after() {
 # wait_after FROM REGEX SECS: wait until a line of the log after line FROM
 # matches the ERE REGEX. False (with Q_REASON) on a timeout or if QEMU ended.
 wait_after() {
-	_wa_deadline=$(($(date +%s) + $3))
-	while ! log_after "$1" | grep -q -E -e "$2"; do
-		if ! qemu_running; then
-			Q_REASON="QEMU exited with status $Q_STATUS"
-			return 2
-		fi
-		if [ "$(date +%s)" -ge "$_wa_deadline" ]; then
-			Q_REASON="timed out after $3 s"
-			return 1
-		fi
-		sleep "$Q_POLL"
-	done
+	qemu_poll "$3" -a "$1" -E -e "$2"
 }
 
 # line_after FROM REGEX: print the last line after line FROM matching REGEX.

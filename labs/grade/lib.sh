@@ -33,7 +33,15 @@ Q_WAIT=${Q_WAIT:-60}            # default seconds for a wait
 Q_PROMPT_MIN=${Q_PROMPT_MIN:-60}  # never wait less for a prompt: on a loaded machine,
                                 # or with the baseline's threads spinning, it is
                                 # slow to come, not lost
-CR=$(printf '\r')
+# logwait (tools/logwait.c), the host tool every wait goes through; built
+# here if make has not built it yet (a tree of the matrix gets LOGWAIT
+# from the tree it was made from).
+LOGWAIT=${LOGWAIT:-$(pwd)/build/logwait}
+if [ ! -x "$LOGWAIT" ]; then
+	mkdir -p "$(dirname "$LOGWAIT")"
+	${HOSTCC:-cc} -Wall -O2 -o "$LOGWAIT.$$" tools/logwait.c && mv -f "$LOGWAIT.$$" "$LOGWAIT" ||
+		{ echo "lib.sh: cannot build $LOGWAIT from tools/logwait.c" >&2; exit 1; }
+fi
 CLOSING='^[0-9]+ passed, [0-9]+ failed$'
 
 TOTAL_PASS=0
@@ -118,24 +126,29 @@ qemu_running() {
 	return 1
 }
 
-# qemu_poll SECS GREP-ARGS...: wait until `grep -q GREP-ARGS log` succeeds.
-# On failure Q_REASON says why: timed out, or QEMU ended (with its status).
+# qemu_poll SECS LOGWAIT-ARGS...: wait until the log holds what
+# `logwait LOGWAIT-ARGS` looks for (-F, -E, -x, -o, -a SKIP, -n COUNT,
+# -e PATTERN: tools/logwait.c; carriage returns do not count). logwait
+# sleeps until the log grows or QEMU ends, so a wait costs no CPU. On
+# failure Q_REASON says why: timed out, or QEMU ended (with its status).
 qemu_poll() {
 	_secs=$1
 	shift
-	_deadline=$(($(date +%s) + _secs))
-	while ! grep -q "$@" "$Q_LOG"; do
-		if ! qemu_running; then
-			grep -q "$@" "$Q_LOG" && return 0
-			Q_REASON="QEMU exited with status $Q_STATUS"
-			return 2
-		fi
-		if [ "$(date +%s)" -ge "$_deadline" ]; then
-			Q_REASON="timed out after $_secs s"
-			return 1
-		fi
-		sleep "$Q_POLL"
-	done
+	_qp_pid=$Q_PID
+	qemu_running || _qp_pid=""
+	if [ -z "$_qp_pid" ]; then
+		"$LOGWAIT" -t 0 "$@" "$Q_LOG" && return 0
+		[ $? = 3 ] && { Q_REASON="logwait failed"; return 1; }
+		Q_REASON="QEMU exited with status $Q_STATUS"
+		return 2
+	fi
+	"$LOGWAIT" -t "$_secs" -p "$_qp_pid" "$@" "$Q_LOG"
+	case $? in
+	0) return 0 ;;
+	1) Q_REASON="timed out after $_secs s"; return 1 ;;
+	2) qemu_running; Q_REASON="QEMU exited with status $Q_STATUS"; return 2 ;;
+	*) Q_REASON="logwait failed"; return 1 ;;
+	esac
 }
 
 # qemu_wait_for STRING [SECS]: wait until STRING appears anywhere in the log.
@@ -143,17 +156,15 @@ qemu_wait_for() {
 	qemu_poll "${2:-$Q_WAIT}" -F -e "$1"
 }
 
-# qemu_wait_line LINE [SECS]: wait for a line exactly LINE (CR allowed at end).
+# qemu_wait_line LINE [SECS]: wait for a line exactly LINE.
 qemu_wait_line() {
-	qemu_poll "${2:-$Q_WAIT}" -x -F -e "$1" -e "$1$CR"
+	qemu_poll "${2:-$Q_WAIT}" -x -F -e "$1"
 }
 
 # qemu_wait_match REGEX [SECS]: wait for a line matching the ERE REGEX
-# (anchor with ^ and $; a CR before the line end is ignored).
+# (anchor with ^ and $).
 qemu_wait_match() {
-	_re=${1%\$}
-	[ "$_re" = "$1" ] || _re="$_re$CR?\$"
-	qemu_poll "${2:-$Q_WAIT}" -E -e "$_re"
+	qemu_poll "${2:-$Q_WAIT}" -E -e "$1"
 }
 
 # qemu_prompts: how many shell prompts "$ " the log holds so far.
@@ -165,21 +176,15 @@ qemu_prompts() {
 # command will be typed at (so the last command has finished). Fails like
 # qemu_poll, with Q_REASON, if it does not come.
 qemu_wait_prompt() {
-	_want=$((Q_SENT + 1))
 	_wp_secs=${1:-$Q_WAIT}
 	[ "$_wp_secs" -ge "$Q_PROMPT_MIN" ] || _wp_secs=$Q_PROMPT_MIN
-	_deadline=$(($(date +%s) + _wp_secs))
-	while [ "$(qemu_prompts)" -lt "$_want" ]; do
-		if ! qemu_running; then
-			Q_REASON="no prompt: QEMU exited with status $Q_STATUS"
-			return 2
-		fi
-		if [ "$(date +%s)" -ge "$_deadline" ]; then
-			Q_REASON="no prompt after $_wp_secs s"
-			return 1
-		fi
-		sleep "$Q_POLL"
-	done
+	qemu_poll "$_wp_secs" -o -n $((Q_SENT + 1)) -F -e '$ ' && return 0
+	_wp_r=$?
+	case $Q_REASON in
+	timed*) Q_REASON="no prompt after $_wp_secs s" ;;
+	*) Q_REASON="no prompt: $Q_REASON" ;;
+	esac
+	return $_wp_r
 }
 
 # qemu_send LINE [SECS]: wait for prompt number Q_SENT+1, then type LINE.

@@ -131,7 +131,7 @@ run_cell() {
 	fi
 	# A cell that must fail need not wait a minute for a stop that never
 	# comes (STOP_SECS): 20 s is plenty for a kernel that does stop.
-	(cd "$(tree_dir "$2")" && ARCH=$ARCH MAKE=$MAKE CPUS=${CPUS:-3} FAIL_FAST=$_rc_ff \
+	(cd "$(tree_dir "$2")" && ARCH=$ARCH MAKE=$MAKE LOGWAIT=$LOGWAIT CPUS=${CPUS:-3} FAIL_FAST=$_rc_ff \
 		STOP_SECS=$_rc_stop IMG="$TOP/build/$ARCH/fs.img" sh "labs/grade/$1.sh") < /dev/null > "$_rc_out" 2>&1
 }
 
