@@ -226,10 +226,10 @@ qemu_wait_exit() {
 qemu_stop() {
 	if [ -n "$Q_PID" ]; then
 		kill "$Q_PID" 2>/dev/null
-		_i=0
-		while qemu_running && [ $_i -lt 40 ]; do
+		_qs_i=0
+		while qemu_running && [ $_qs_i -lt 40 ]; do
 			sleep 0.05
-			_i=$((_i + 1))
+			_qs_i=$((_qs_i + 1))
 		done
 		if qemu_running; then
 			kill -9 -- "-$Q_PID" 2>/dev/null
