@@ -167,11 +167,6 @@ qemu_wait_match() {
 	qemu_poll "${2:-$Q_WAIT}" -E -e "$1"
 }
 
-# qemu_prompts: how many shell prompts "$ " the log holds so far.
-qemu_prompts() {
-	grep -o -F '$ ' "$Q_LOG" | wc -l
-}
-
 # qemu_wait_prompt [SECS]: wait for prompt number Q_SENT+1, the one the next
 # command will be typed at (so the last command has finished). Fails like
 # qemu_poll, with Q_REASON, if it does not come.
