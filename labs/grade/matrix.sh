@@ -8,7 +8,7 @@
 # fails once the bug is fixed.
 #
 #   sh labs/grade/matrix.sh            every cell below, for $ARCH
-#   QUICK=1 sh labs/grade/matrix.sh    only the cells marked quick (make check)
+#   QUICK=1 sh labs/grade/matrix.sh    only the cells marked quick (a first look)
 #   ONLY=ERE sh labs/grade/matrix.sh   only graders (or trees) matching ERE
 #   JOBS=N                             cells run N at a time (default 2)
 #
@@ -35,7 +35,7 @@ GRADERS="reproduce deny hide embrace followups"
 # followups series changes nothing: Linux 5.13 left riscv's I/O threads
 # with zeroed registers, so there embrace already behaves as followups,
 # and followups-pc-only is followups); "skip" leaves a cell out on a
-# port. QUICK is "quick" for the cells make check runs, else "-". WHY, for
+# port. QUICK is "quick" for the cells QUICK=1 runs, else "-". WHY, for
 # a wrong fix, is an ERE that the grader's first FAIL line must match: the
 # grader must reject it for the behaviour it breaks, not by chance.
 #
@@ -106,13 +106,18 @@ tree_dir() {
 }
 
 # build_tree TREE: apply its series to a copy of this tree and build its
-# kernel. False (after a FAIL line) if that does not work.
+# kernel. The copy starts with this tree's kernel objects (cp -p keeps
+# their times, and the copied sources keep theirs), so make rebuilds only
+# what the series' patches touch. False (after a FAIL line) if that does
+# not work.
 build_tree() {
 	_bt_log=$R/build-$(echo "$1" | tr / _).log
 	if ! $MAKE -s --no-print-directory apply-solution LAB="$1" DEST="$M/$1" FROM=. > "$_bt_log" 2>&1; then
 		fail "$1: make apply-solution LAB=$1 failed (log: $_bt_log)"
 		return 1
 	fi
+	mkdir -p "$M/$1/build/$ARCH"
+	cp -Rp "build/$ARCH/kernel" "build/$ARCH/kernel.elf" "$M/$1/build/$ARCH/"
 	if ! $MAKE -s --no-print-directory -j2 -C "$M/$1" ARCH="$ARCH" "build/$ARCH/kernel.elf" >> "$_bt_log" 2>&1; then
 		fail "$1: the tree with solutions/$1 applied does not build (log: $_bt_log)"
 		return 1
@@ -173,14 +178,15 @@ judge() {
 # table: the verdicts, a row per tree and a column per grader. A cell
 # reads "pass" or "fail" as expected, "PASS!", "FAIL!" or "OTHER!" (failed
 # at another behaviour than the one the wrong fix breaks) against its
-# expectation, "-" if not run.
+# expectation, "-" if not run. Rows are indented, so that make check
+# (check.sh shows a script's indented lines) prints the table too.
 table() {
 	echo
-	printf '%-30s' "tree \\ grader"
+	printf '  %-36s' "tree \\ grader"
 	for g in $GRADERS; do printf ' %-9s' "$g"; done
 	echo
 	cells | awk '{ print $2 }' | awk '!seen[$0]++' | while read -r t; do
-		printf '%-30s' "$t"
+		printf '  %-36s' "$t"
 		for g in $GRADERS; do
 			_t_v=$R/$g@$(echo "$t" | tr / _).verdict
 			if [ -f "$_t_v" ]; then
