@@ -14,6 +14,7 @@
 //   PHYS_RAM_BASE        first byte of RAM
 //   USER_TOP             first address above user space
 //   PT_LEVELS, PGD_KERNEL_FIRST   page-table shape
+//   ARCH_DISK_NAME, ARCH_DISK_MAJOR  the disk as Linux would name it (/proc/diskstats)
 //   pte bits as PTE_* and the inline helpers below
 
 struct task;

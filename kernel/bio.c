@@ -53,7 +53,7 @@ struct buf *bread(u32 dev, u32 blockno)
   struct buf *b = bget(dev, blockno);
   if (!b->valid) {
     u8 *data[1] = { b->data };
-    arch_disk_rw(b->blockno, data, 1, false);
+    disk_rw(b->blockno, data, 1, false);
     b->valid = true;
   }
   return b;
@@ -76,7 +76,7 @@ void bwrite(struct buf *b)
   if (!sleep_lock_held(&b->lock))
     panic("bwrite: buffer not locked");
   u8 *data[1] = { b->data };
-  arch_disk_rw(b->blockno, data, 1, true);
+  disk_rw(b->blockno, data, 1, true);
 }
 
 // Unlock b and make it the most recently used.

@@ -22,4 +22,8 @@ void bwrite(struct buf *b);
 void brelse(struct buf *b);
 void bpin(struct buf *b);
 void bunpin(struct buf *b);
+
+// diskstats.c: every disk request, counted for /proc/diskstats
+void disk_rw(u32 blockno, u8 *const data[], int n, bool write);
+int diskstats_show(char *buf, int size);
 #endif

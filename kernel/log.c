@@ -111,7 +111,7 @@ static void write_run(u32 blockno, struct buf **bufs, u32 n)
     u32 k = n - i < DISK_RUN_MAX ? n - i : DISK_RUN_MAX;
     for (u32 j = 0; j < k; j++)
       data[j] = bufs[i + j]->data;
-    arch_disk_rw(blockno + i, data, k, true);
+    disk_rw(blockno + i, data, k, true);
   }
 }
 

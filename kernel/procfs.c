@@ -1,6 +1,7 @@
 // procfs: /proc, generated from the task table on every read.
 //
 //   /proc/meminfo                 MemTotal, MemFree
+//   /proc/diskstats               the disk's requests (diskstats.c)
 //   /proc/self                    the reader's own /proc/<pid>
 //   /proc/<pid>/{status,stat,io}  the process (thread group)
 //   /proc/<pid>/task/<tid>/{status,stat,io}   one thread
@@ -15,11 +16,12 @@
 #include "task.h"
 #include "fs.h"
 #include "procfs.h"
+#include "buf.h"
 
 enum proc_kind {
   PROC_ROOT, PROC_MEMINFO, PROC_PID_DIR, PROC_PID_STATUS, PROC_PID_STAT,
   PROC_TASK_DIR, PROC_TID_DIR, PROC_TID_STATUS, PROC_TID_STAT,
-  PROC_SYS, PROC_SYS_KERNEL, PROC_IO_THREAD_RACE, PROC_PID_IO, PROC_TID_IO,
+  PROC_SYS, PROC_SYS_KERNEL, PROC_IO_THREAD_RACE, PROC_PID_IO, PROC_TID_IO, PROC_DISKSTATS,
   PROC_NR_KINDS
 };
 
@@ -99,6 +101,7 @@ static bool proc_exists(u32 inum)
   switch (PROC_KIND(inum)) {
   case PROC_ROOT:
   case PROC_MEMINFO:
+  case PROC_DISKSTATS:
   case PROC_SYS:
   case PROC_SYS_KERNEL:
   case PROC_IO_THREAD_RACE:
@@ -159,6 +162,8 @@ static u32 proc_lookup_inum(u32 dinum, const char *name)
   struct task *t, *leader;
   switch (PROC_KIND(dinum)) {
   case PROC_ROOT:
+    if (namecmp(name, "diskstats") == 0)
+      return PROC_INUM(PROC_DISKSTATS, 0);
     if (namecmp(name, "meminfo") == 0)
       return PROC_INUM(PROC_MEMINFO, 0);
     if (namecmp(name, "sys") == 0)
@@ -344,6 +349,9 @@ static int proc_show(u32 inum, struct pbuf *b)
   case PROC_IO_THREAD_RACE:
     PRINT(b, "%d\n", io_thread_race_get());
     return 0;
+  case PROC_DISKSTATS:
+    b->len = diskstats_show(b->s, PAGE_SIZE);   // one short line: it fits
+    return 0;
   case PROC_MEMINFO:
     PRINT(b, "MemTotal:\t%lu kB\nMemFree:\t%lu kB\n",
           (arch_phys_ram_end() - PHYS_RAM_BASE) / 1024, nr_free_pages() * (PAGE_SIZE / 1024));
@@ -389,7 +397,7 @@ static void mkdirent(struct dirent *de, const char *name, u32 inum)
 // The fixed entries of directory inum, in order (NULL-terminated).
 static const char *const *fixed_entries(u32 inum)
 {
-  static const char *const root[] = { ".", "..", "meminfo", "self", "sys", NULL };
+  static const char *const root[] = { ".", "..", "diskstats", "meminfo", "self", "sys", NULL };
   static const char *const sys[] = { ".", "..", "kernel", NULL };
   static const char *const sys_kernel[] = { ".", "..", "io_thread_race_ticks", NULL };
   static const char *const pid_dir[] = { ".", "..", "status", "stat", "io", "task", NULL };

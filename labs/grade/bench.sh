@@ -195,6 +195,85 @@ uring_figures() {
 	qemu_send poweroff 10 && qemu_wait_exit 10 || qemu_stop
 }
 
+# sample_smallwr KERNEL: boot KERNEL (tasklab, or xv6: the xv6-riscv tree
+# built by xv6_build) at CPUS=1 and run smallwr (user/smallwr.c, the same
+# program for both: 512 write()s of 1 KiB); SAMPLE is 1 KiB writes per
+# second, timed from the host from the command typed to "smallwr: done".
+sample_smallwr() {
+	_sw_img=$TESTDIR/bench-smallwr-$1.img
+	if [ "$1" = xv6 ]; then
+		cp "$XV6B/fs.img" "$_sw_img" || return 1
+		QEMU_OVERRIDE="$QEMU_XV6 -drive file=$_sw_img,if=none,format=raw,id=x0 -device virtio-blk-device,drive=x0,bus=virtio-mmio-bus.0"
+	else
+		cp --sparse=always "$IMG" "$_sw_img" || return 1
+	fi
+	qemu_start "bench-smallwr-$1" 1 "$_sw_img" 120
+	_sw_st=$?
+	QEMU_OVERRIDE=""
+	[ $_sw_st = 0 ] || return 1
+	if ! qemu_wait_prompt 60; then
+		echo "bench: $1: no prompt ($Q_REASON); see $Q_LOG" >&2
+		qemu_stop
+		return 1
+	fi
+	_sw_t0=$(now_ms)
+	if ! qemu_send smallwr 10 || ! qemu_wait_line 'smallwr: done' 90; then
+		echo "bench: $1: smallwr did not finish ($Q_REASON); see $Q_LOG" >&2
+		qemu_stop
+		return 1
+	fi
+	SAMPLE=$((512 * 1000 / ($(now_ms) - _sw_t0)))
+	qemu_stop
+}
+
+# xv6_build DIR: a copy of the xv6-riscv tree DIR in $TESTDIR/xv6, with
+# user/smallwr.c added as a program (built with XV6 defined), built; sets
+# XV6B and QEMU_XV6 (xv6's own QEMU options, but the disk).
+xv6_build() {
+	XV6B=$(pwd)/$TESTDIR/xv6
+	rm -rf "$XV6B" && mkdir -p "$XV6B" && cp -R "$1"/. "$XV6B"/ || return 1
+	{ echo '#define XV6 1'; cat user/smallwr.c; } > "$XV6B/user/smallwr.c"
+	sed -i 's|^UPROGS=\\$|UPROGS=\\\n\t$U/_smallwr\\|' "$XV6B/Makefile"
+	if ! $MAKE -C "$XV6B" kernel/kernel fs.img > "$TESTDIR/bench-xv6-build.log" 2>&1; then
+		echo "bench: xv6 from $1 does not build; see $TESTDIR/bench-xv6-build.log" >&2
+		return 1
+	fi
+	QEMU_XV6="qemu-system-riscv64 -machine virt -bios none -kernel $XV6B/kernel/kernel -m 128M -smp 1 -nographic -global virtio-mmio.force-legacy=false"
+}
+
+# smallwr_figures: the small-write figure for tasklab, and with XV6=DIR
+# (riscv64) for xv6-riscv too, the two kernels' runs interleaved so that
+# both see the same machine noise; then the target (not slower than xv6).
+smallwr_figures() {
+	_sw_t="" _sw_x=""
+	if [ -n "${XV6:-}" ] && [ "$ARCH" = riscv64 ] && ! xv6_build "$XV6"; then
+		XV6=""
+	fi
+	_i=1
+	while [ $_i -le "$RUNS" ]; do
+		[ -t 2 ] && printf '  (smallwr: run %d/%d)\r' $_i "$RUNS" >&2
+		sample_smallwr tasklab || { _sw_t=""; break; }
+		_sw_t="$_sw_t $SAMPLE"
+		if [ -n "${XV6:-}" ] && [ "$ARCH" = riscv64 ]; then
+			sample_smallwr xv6 || { _sw_x=""; XV6=""; }
+			_sw_x="$_sw_x $SAMPLE"
+		fi
+		_i=$((_i + 1))
+	done
+	[ -t 2 ] && printf '%70s\r' '' >&2
+	row "small writes (512 x 1 KiB), CPUS=1" writes/s "$_sw_t"
+	_sw_tm=$LAST_MEDIAN
+	# Where the time goes: smallwr's own line of /proc/diskstats figures.
+	tr -d '\r' < "$TESTDIR/bench-smallwr-tasklab.log" 2>/dev/null |
+		sed -n 's/^smallwr: disk: \(.*\)$/  (tasklab, last run: \1)/p'
+	if [ -n "${XV6:-}" ] && [ "$ARCH" = riscv64 ]; then
+		row "  the same, xv6-riscv ($XV6)" writes/s "$_sw_x"
+		target "small writes at least as fast as xv6-riscv's" "$LAST_MEDIAN" -le "$_sw_tm"
+	else
+		echo "  target not measured: small writes at least as fast as xv6-riscv's (make bench XV6=DIR, riscv64)"
+	fi
+}
+
 # target WHAT A OP B: one line saying whether a target set by the issues
 # is met: whether the integer comparison A OP B (-le, -ge) holds.
 target() {
@@ -228,6 +307,7 @@ figures() {
 	fi
 	wanted guest syscall signal thread && guest_figures 1
 	wanted mgdb && figure "mgdb attach + detach, 1+8 threads" us sample_mgdb
+	wanted smallwr writes && smallwr_figures
 	if wanted uringcp uring cat; then
 		echo "uringcp against cat-to-file, 4 MiB, CPUS=2 (one boot; uringbench's medians):"
 		uring_figures

@@ -89,8 +89,13 @@ suite_header() {
 	echo "== $1 ($2)"
 }
 
-# qemu_command CPUS IMAGE: print the QEMU command line (the Makefile's).
+# qemu_command CPUS IMAGE: the QEMU command line for this tree's kernel
+# (make qemu-cmd), or QEMU_OVERRIDE if set (bench.sh boots xv6 with it).
 qemu_command() {
+	if [ -n "${QEMU_OVERRIDE:-}" ]; then
+		echo "$QEMU_OVERRIDE"
+		return
+	fi
 	$MAKE -s --no-print-directory qemu-cmd ARCH="$ARCH" CPUS="$1" FSIMG="$2"
 }
 

@@ -52,6 +52,7 @@ static const struct test tests[] = {
   { "dirs", t_dirs, 0, 0 },
   { "unlink", t_unlink, 0, 0 },
   { "links", t_links, 0, 0 },
+  { "diskstats", t_diskstats, 0, 0 },
   { "dirsiz", t_dirsiz, 0, 0 },
   { "readdir", t_readdir, 0, 0 },
   { "concreate", t_concreate, 0, 0 },

@@ -17,6 +17,8 @@
 #define VIRT_VIRTIO0    0x10001000UL
 #define UART0_IRQ       10
 #define VIRTIO0_IRQ     1
+#define ARCH_DISK_NAME  "vda"           // a virtio disk, as Linux names it
+#define ARCH_DISK_MAJOR 254             // virtblk's usual dynamic major
 #define TIMEBASE_HZ     10000000UL       // QEMU virt mtime frequency
 
 // Offsets into struct thread_info, for trap.S.

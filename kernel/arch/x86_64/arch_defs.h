@@ -18,6 +18,8 @@
 // uncached at IO_VIRT_BASE, outside the linear map.
 #define IO_PHYS_BASE    0xC0000000
 #define IO_VIRT_BASE    0xFFFFFFFF40000000
+#define ARCH_DISK_NAME  "hda"             // the primary IDE master, as Linux's ide driver named it
+#define ARCH_DISK_MAJOR 3                 // IDE0_MAJOR
 #define LAPIC_PHYS      0xFEE00000
 #define IOAPIC_PHYS     0xFEC00000
 
