@@ -39,9 +39,9 @@ void disk_rw(u32 blockno, u8 *const data[], int n, bool write)
 
 // The line of /proc/diskstats for the disk, into buf (size bytes): major,
 // minor and name, then reads, reads merged, sectors read, ms reading,
-// writes, writes merged, sectors written, ms writing, and three fields
-// tasklab does not count (in flight, ms doing I/O, weighted ms: 0, as
-// requests are synchronous). Returns its length.
+// writes, writes merged, sectors written, ms writing, then the three
+// fields tasklab does not count (in flight, ms doing I/O, weighted ms),
+// printed as 0. Returns its length.
 int diskstats_show(char *buf, int size)
 {
   spin_lock(&diskstats_lock);

@@ -20,6 +20,7 @@
 #define O_CREAT O_CREATE
 #else
 #include "user.h"
+#include "proc.h"
 #endif
 
 #define PER_FILE 128            // writes to one file
@@ -33,34 +34,10 @@ static char buf[MAXSIZE];
 static int
 disk_writes(long *req, long *sect, long *ms)
 {
-  char s[256];
-  long f[11];
-  int fd = open("/proc/diskstats", O_RDONLY), n, i = 0;
-  char *p;
+  char name[16];
+  long f[8];
 
-  if (fd < 0)
-    return 0;
-  n = read(fd, s, sizeof(s) - 1);
-  close(fd);
-  if (n <= 0)
-    return 0;
-  s[n] = 0;
-  // major minor name, then the counters: writes are fields 5, 7 and 8.
-  p = s;
-  for (int w = 0; w < 3; w++) {
-    while (*p == ' ')
-      p++;
-    while (*p && *p != ' ')
-      p++;
-  }
-  for (i = 0; i < 11 && *p; i++) {
-    while (*p == ' ')
-      p++;
-    f[i] = 0;
-    while (*p >= '0' && *p <= '9')
-      f[i] = f[i] * 10 + (*p++ - '0');
-  }
-  if (i < 11)
+  if (read_diskstats(name, f, 8) != 8)
     return 0;
   *req = f[4];
   *sect = f[6];

@@ -272,3 +272,39 @@ io_idle_print(struct io_idle *w, int verdict)
     printf("I/O all along for %d s", 10 * w->secs);
   }
 }
+
+// /proc/diskstats' line: the disk's name (at most 15 bytes) into name and
+// its counters into f[0..n-1] (Linux's order: reads, reads merged,
+// sectors read, ms reading, writes, writes merged, sectors written, ms
+// writing, ...). Returns how many counters it read, at most n; -1 if the
+// file cannot be read.
+int
+read_diskstats(char *name, long *f, int n)
+{
+  char s[256], *p = s;
+  int k = 0, i;
+
+  if (readfile("/proc/diskstats", s, sizeof(s)) < 0)
+    return -1;
+  for (int w = 0; w < 2; w++) {               // major, minor
+    while (*p == ' ')
+      p++;
+    while (*p >= '0' && *p <= '9')
+      p++;
+  }
+  while (*p == ' ')
+    p++;
+  for (i = 0; *p && *p != ' ' && i < 15; i++)
+    name[i] = *p++;
+  name[i] = 0;
+  while (k < n) {
+    while (*p == ' ')
+      p++;
+    if (*p < '0' || *p > '9')
+      break;
+    for (f[k] = 0; *p >= '0' && *p <= '9'; p++)
+      f[k] = f[k] * 10 + (*p - '0');
+    k++;
+  }
+  return k;
+}
