@@ -15,6 +15,7 @@
 //   USER_TOP             first address above user space
 //   PT_LEVELS, PGD_KERNEL_FIRST   page-table shape
 //   ARCH_DISK_NAME, ARCH_DISK_MAJOR  the disk as Linux would name it (/proc/diskstats)
+//   ARCH_IRQ_DESCS       each irq_source's label and chip/device text (/proc/interrupts)
 //   pte bits as PTE_* and the inline helpers below
 
 struct task;
@@ -31,6 +32,9 @@ void arch_irq_enable(void);
 void arch_irq_disable(void);
 bool arch_irqs_enabled(void);
 void arch_wait_for_interrupt(void);  // idle: sleep until an interrupt (wfi/hlt)
+
+// The sources of interrupts the arch counts (kstat_incr_irq()).
+enum irq_source { IRQ_SRC_TIMER, IRQ_SRC_UART, IRQ_SRC_DISK, NR_IRQ_SOURCES };
 
 // ---- tasks: context switch, first entry, user registers
 void arch_switch_to(struct context *prev, struct context *next);
@@ -91,6 +95,7 @@ void __noreturn arch_poweroff(int code);        // 0: success, else failure
 // Hooks the core provides to the arch code (trap dispatch).
 void do_syscall(struct pt_regs *regs);
 void do_timer_tick(bool from_user);
+void kstat_incr_irq(enum irq_source src);   // interrupts.c, interrupts off
 void do_user_fault(struct pt_regs *regs, int sig, u64 addr, const char *what);
 void console_intr(int c);
 void irqentry_exit_to_user_mode(struct pt_regs *regs);

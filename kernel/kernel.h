@@ -52,4 +52,7 @@ int   access_process_vm(struct mm_struct *mm, u64 uaddr, void *buf, size_t n, bo
 
 // time.c
 extern volatile u64 jiffies;
+
+// interrupts.c: the counts of /proc/interrupts
+int interrupts_show(char *buf, int size);
 #endif

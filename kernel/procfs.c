@@ -2,6 +2,7 @@
 //
 //   /proc/meminfo                 MemTotal, MemFree
 //   /proc/diskstats               the disk's requests (diskstats.c)
+//   /proc/interrupts              interrupts per CPU and source (interrupts.c)
 //   /proc/self                    the reader's own /proc/<pid>
 //   /proc/<pid>/{status,stat,io}  the process (thread group)
 //   /proc/<pid>/task/<tid>/{status,stat,io}   one thread
@@ -22,6 +23,7 @@ enum proc_kind {
   PROC_ROOT, PROC_MEMINFO, PROC_PID_DIR, PROC_PID_STATUS, PROC_PID_STAT,
   PROC_TASK_DIR, PROC_TID_DIR, PROC_TID_STATUS, PROC_TID_STAT,
   PROC_SYS, PROC_SYS_KERNEL, PROC_IO_THREAD_RACE, PROC_PID_IO, PROC_TID_IO, PROC_DISKSTATS,
+  PROC_INTERRUPTS,
   PROC_NR_KINDS
 };
 
@@ -102,6 +104,7 @@ static bool proc_exists(u32 inum)
   case PROC_ROOT:
   case PROC_MEMINFO:
   case PROC_DISKSTATS:
+  case PROC_INTERRUPTS:
   case PROC_SYS:
   case PROC_SYS_KERNEL:
   case PROC_IO_THREAD_RACE:
@@ -164,6 +167,8 @@ static u32 proc_lookup_inum(u32 dinum, const char *name)
   case PROC_ROOT:
     if (namecmp(name, "diskstats") == 0)
       return PROC_INUM(PROC_DISKSTATS, 0);
+    if (namecmp(name, "interrupts") == 0)
+      return PROC_INUM(PROC_INTERRUPTS, 0);
     if (namecmp(name, "meminfo") == 0)
       return PROC_INUM(PROC_MEMINFO, 0);
     if (namecmp(name, "sys") == 0)
@@ -352,6 +357,9 @@ static int proc_show(u32 inum, struct pbuf *b)
   case PROC_DISKSTATS:
     b->len = diskstats_show(b->s, PAGE_SIZE);   // one short line: it fits
     return 0;
+  case PROC_INTERRUPTS:
+    b->len = interrupts_show(b->s, PAGE_SIZE);
+    return 0;
   case PROC_MEMINFO:
     PRINT(b, "MemTotal:\t%lu kB\nMemFree:\t%lu kB\n",
           (arch_phys_ram_end() - PHYS_RAM_BASE) / 1024, nr_free_pages() * (PAGE_SIZE / 1024));
@@ -397,7 +405,7 @@ static void mkdirent(struct dirent *de, const char *name, u32 inum)
 // The fixed entries of directory inum, in order (NULL-terminated).
 static const char *const *fixed_entries(u32 inum)
 {
-  static const char *const root[] = { ".", "..", "diskstats", "meminfo", "self", "sys", NULL };
+  static const char *const root[] = { ".", "..", "diskstats", "interrupts", "meminfo", "self", "sys", NULL };
   static const char *const sys[] = { ".", "..", "kernel", NULL };
   static const char *const sys_kernel[] = { ".", "..", "io_thread_race_ticks", NULL };
   static const char *const pid_dir[] = { ".", "..", "status", "stat", "io", "task", NULL };

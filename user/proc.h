@@ -24,6 +24,8 @@ int task_ids(int pid, int *ids, int max);
 long proc_io(int pid);
 int set_io_thread_race_ticks(int ticks);
 int read_diskstats(char *name, long *f, int n);
+long read_interrupts(const char *name, int *ncpu);
+long read_disk_interrupts(int *ncpu);
 
 // Watching a process for progress, as its I/O count (proc_io()) moves:
 // waitstop and iowatch give up on a wait only once it stands still.

@@ -9,8 +9,9 @@
 // tasklab and xv6-riscv alike (built for xv6 with -DXV6).
 //
 // On tasklab it also prints what the writes cost the disk, from
-// /proc/diskstats (before and after): requests and blocks written per
-// write(), and the disk's milliseconds writing.
+// /proc/diskstats and /proc/interrupts (before and after): requests,
+// blocks written and disk interrupts per write(), and the disk's
+// milliseconds writing.
 
 #ifdef XV6
 #include "kernel/types.h"
@@ -29,12 +30,13 @@
 static char buf[MAXSIZE];
 
 #ifndef XV6
-// The write fields of /proc/diskstats: requests, sectors, ms. False if
-// the file cannot be read.
+// The write fields of /proc/diskstats (requests, sectors, ms) and the
+// disk's interrupts (/proc/interrupts). False if either cannot be read.
 static int
-disk_writes(long *req, long *sect, long *ms)
+disk_writes(long *req, long *sect, long *ms, long *irq)
 {
   char name[16];
+  int ncpu;
   long f[8];
 
   if (read_diskstats(name, f, 8) != 8)
@@ -42,7 +44,7 @@ disk_writes(long *req, long *sect, long *ms)
   *req = f[4];
   *sect = f[6];
   *ms = f[7];
-  return 1;
+  return (*irq = read_disk_interrupts(&ncpu)) >= 0;
 }
 #endif
 
@@ -73,8 +75,8 @@ main(int argc, char *argv[])
   int files = (n + PER_FILE - 1) / PER_FILE, fd = -1;
   char name[32];
 #ifndef XV6
-  long r0 = 0, s0 = 0, m0 = 0, r1, s1, m1;
-  int stats = disk_writes(&r0, &s0, &m0);
+  long r0 = 0, s0 = 0, m0 = 0, i0 = 0, r1, s1, m1, i1;
+  int stats = disk_writes(&r0, &s0, &m0, &i0);
 #endif
 
   if (n < 1 || size < 1 || size > MAXSIZE) {
@@ -101,11 +103,14 @@ main(int argc, char *argv[])
   }
   close(fd);
 #ifndef XV6
-  if (stats && disk_writes(&r1, &s1, &m1))
-    printf("smallwr: disk: %d write requests, %d blocks written, %d ms writing (%d.%d requests, %d.%d blocks a write)\n",
-           (int)(r1 - r0), (int)((s1 - s0) / 2), (int)(m1 - m0),
+  if (stats && disk_writes(&r1, &s1, &m1, &i1)) {
+    printf("smallwr: disk: %d write requests, %d blocks written, %d ms writing, %d interrupts\n",
+           (int)(r1 - r0), (int)((s1 - s0) / 2), (int)(m1 - m0), (int)(i1 - i0));
+    printf("smallwr: a write: %d.%d requests, %d.%d blocks, %d.%d interrupts\n",
            (int)((r1 - r0) / n), (int)((r1 - r0) * 10 / n % 10),
-           (int)((s1 - s0) / 2 / n), (int)((s1 - s0) / 2 * 10 / n % 10));
+           (int)((s1 - s0) / 2 / n), (int)((s1 - s0) / 2 * 10 / n % 10),
+           (int)((i1 - i0) / n), (int)((i1 - i0) * 10 / n % 10));
+  }
 #endif
   for (int k = 0; k < files; k++) {
     file_name(name, k);

@@ -263,9 +263,10 @@ smallwr_figures() {
 	[ -t 2 ] && printf '%70s\r' '' >&2
 	row "small writes (512 x 1 KiB), CPUS=1" writes/s "$_sw_t"
 	_sw_tm=$LAST_MEDIAN
-	# Where the time goes: smallwr's own line of /proc/diskstats figures.
+	# Where the time goes: smallwr's own figures from /proc/diskstats and
+	# /proc/interrupts.
 	tr -d '\r' < "$TESTDIR/bench-smallwr-tasklab.log" 2>/dev/null |
-		sed -n 's/^smallwr: disk: \(.*\)$/  (tasklab, last run: \1)/p'
+		sed -n 's/^smallwr: \(disk\|a write\): \(.*\)$/  (tasklab, last run, \1: \2)/p'
 	if [ -n "${XV6:-}" ] && [ "$ARCH" = riscv64 ]; then
 		row "  the same, xv6-riscv ($XV6)" writes/s "$_sw_x"
 		target "small writes at least as fast as xv6-riscv's" "$LAST_MEDIAN" -le "$_sw_tm"

@@ -308,3 +308,60 @@ read_diskstats(char *name, long *f, int n)
   }
   return k;
 }
+
+// The interrupts /proc/interrupts counts for one source, summed over the
+// CPUs: name is the line's label ("LOC", "14") or its last word, the
+// device ("virtio0", "ide0", "ttyS0"). Sets *ncpu to the line's number of
+// counts (one per CPU). Returns the sum; -1 if the file cannot be read or
+// has no such line.
+long
+read_interrupts(const char *name, int *ncpu)
+{
+  char s[1024], *line, *p, *end, *last;
+  long sum;
+  int n;
+
+  if (readfile("/proc/interrupts", s, sizeof(s)) < 0)
+    return -1;
+  for (line = strchr(s, '\n'); line && *++line; line = end) {
+    if ((end = strchr(line, '\n')))
+      *end = 0;
+    for (p = line; *p == ' '; p++)
+      ;
+    char *label = p;
+    if (!(p = strchr(p, ':')))
+      break;
+    *p++ = 0;
+    for (sum = 0, n = 0;; n++) {
+      while (*p == ' ')
+        p++;
+      if (*p < '0' || *p > '9')
+        break;
+      for (long v = 0;; p++) {
+        if (*p < '0' || *p > '9') {
+          sum += v;
+          break;
+        }
+        v = v * 10 + (*p - '0');
+      }
+    }
+    last = strrchr(p, ' ') ? strrchr(p, ' ') + 1 : p;
+    if (strcmp(label, name) == 0 || strcmp(last, name) == 0) {
+      *ncpu = n;
+      return sum;
+    }
+    if (!end)
+      break;
+  }
+  return -1;
+}
+
+// The disk's interrupts, summed over the CPUs: virtio0 on riscv64, ide0
+// on x86_64, as Linux names them. Sets *ncpu as read_interrupts() does.
+// Returns -1 if /proc/interrupts has neither line.
+long
+read_disk_interrupts(int *ncpu)
+{
+  long n = read_interrupts("virtio0", ncpu);
+  return n >= 0 ? n : read_interrupts("ide0", ncpu);
+}

@@ -775,3 +775,50 @@ t_diskstats(void)
               "the read counters went backwards");
   leave_scratch("/ut_diskstats");
 }
+
+// ------------------------------------------------------------ tests: interrupts
+
+// interrupts: /proc/interrupts has a count per CPU for the timer, the
+// UART and the disk; a committed write raises disk interrupts, no more
+// than one for each disk request it made (virtio interrupts once a
+// request; IDE once a DRQ block of 16 sectors, in multiple mode, and a
+// 1 KiB write makes no request that long), and a sleep sees timer ticks.
+void
+t_interrupts(void)
+{
+  long d0, d1, t0, t1, u, a[11], b[11];
+  char msg[80];
+  char name[16];
+  int ncpu = 0, n = 0, fd;
+
+  if (!enter_scratch("/ut_interrupts"))
+    return;
+  t0 = read_interrupts("LOC", &ncpu);
+  if (t0 < 0)
+    t0 = read_interrupts("riscv-timer", &ncpu);
+  expect_true("timer_line", t0 > 0, "no timer line with a count in /proc/interrupts");
+  expect_true("cpus", ncpu >= 1 && ncpu <= 8, "the timer line has no count per CPU");
+  u = read_interrupts("ttyS0", &n);
+  expect_true("uart_line", u >= 0 && n == ncpu, "no ttyS0 line with a count per CPU");
+  // diskstats first and last: a request is counted after its interrupt.
+  read_diskstats(name, a, 11);
+  d0 = read_disk_interrupts(&n);
+  expect_true("disk_line", d0 >= 0 && n == ncpu, "no disk line (virtio0, ide0) with a count per CPU");
+  fd = open("f", O_CREAT | O_WRONLY);
+  if (expect_ok("create", fd)) {
+    expect("write", write_pattern(fd, 0, 1024, 5), 1024);
+    close(fd);
+  }
+  d1 = read_disk_interrupts(&n);
+  read_diskstats(name, b, 11);
+  expect_true("disk_irqs", d1 > d0, "a committed write raised no disk interrupt");
+  snprintf(msg, sizeof msg, "%ld disk interrupts for %ld disk requests",
+           d1 - d0, (b[0] - a[0]) + (b[4] - a[4]));
+  expect_true("disk_irqs_per_request", d1 - d0 <= (b[0] - a[0]) + (b[4] - a[4]), msg);
+  sleep(3);
+  t1 = read_interrupts("LOC", &n);
+  if (t1 < 0)
+    t1 = read_interrupts("riscv-timer", &n);
+  expect_true("timer_ticks", t1 > t0, "no timer interrupt during a sleep of 3 ticks");
+  leave_scratch("/ut_interrupts");
+}

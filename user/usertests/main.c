@@ -53,6 +53,7 @@ static const struct test tests[] = {
   { "unlink", t_unlink, 0, 0 },
   { "links", t_links, 0, 0 },
   { "diskstats", t_diskstats, 0, 0 },
+  { "interrupts", t_interrupts, 0, 0 },
   { "dirsiz", t_dirsiz, 0, 0 },
   { "readdir", t_readdir, 0, 0 },
   { "concreate", t_concreate, 0, 0 },

@@ -75,6 +75,7 @@ void t_dirs(void);
 void t_unlink(void);
 void t_links(void);
 void t_diskstats(void);
+void t_interrupts(void);
 void t_dirsiz(void);
 void t_readdir(void);
 void t_concreate(void);

@@ -19,6 +19,13 @@
 #define VIRTIO0_IRQ     1
 #define ARCH_DISK_NAME  "vda"           // a virtio disk, as Linux names it
 #define ARCH_DISK_MAJOR 254             // virtblk's usual dynamic major
+// /proc/interrupts's lines, as Linux prints them on QEMU virt: the
+// supervisor timer through the hart's local controller, the UART and the
+// disk through the PLIC.
+#define ARCH_IRQ_DESCS { \
+  [IRQ_SRC_TIMER] = { "  5", "RISC-V INTC   5 Edge      riscv-timer" }, \
+  [IRQ_SRC_UART]  = { " 10", "SiFive PLIC  10 Edge      ttyS0" }, \
+  [IRQ_SRC_DISK]  = { "  1", "SiFive PLIC   1 Edge      virtio0" } }
 #define TIMEBASE_HZ     10000000UL       // QEMU virt mtime frequency
 
 // Offsets into struct thread_info, for trap.S.

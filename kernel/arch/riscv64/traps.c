@@ -29,14 +29,18 @@ void virtio_blk_intr(void);
 static void handle_irq(u64 irq, bool from_user)
 {
   if (irq == IRQ_S_TIMER) {
+    kstat_incr_irq(IRQ_SRC_TIMER);
     arch_timer_next();
     do_timer_tick(from_user);
   } else if (irq == IRQ_S_EXT) {
     int n = plic_claim();
-    if (n == UART0_IRQ)
+    if (n == UART0_IRQ) {
+      kstat_incr_irq(IRQ_SRC_UART);
       uart_intr();
-    else if (n == VIRTIO0_IRQ)
+    } else if (n == VIRTIO0_IRQ) {
+      kstat_incr_irq(IRQ_SRC_DISK);
       virtio_blk_intr();
+    }
     if (n)
       plic_complete(n);
   } else {

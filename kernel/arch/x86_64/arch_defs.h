@@ -30,6 +30,12 @@
 #define VEC_SPURIOUS    255
 #define IRQ_COM1        4                 // ISA IRQ = IOAPIC pin on QEMU pc
 #define IRQ_IDE         14
+// /proc/interrupts's lines, as Linux prints them on QEMU pc: the LAPIC
+// timer as LOC, the UART and the IDE disk through the IOAPIC.
+#define ARCH_IRQ_DESCS { \
+  [IRQ_SRC_TIMER] = { "LOC", "Local timer interrupts" }, \
+  [IRQ_SRC_UART]  = { "  4", "IO-APIC   4-edge      ttyS0" }, \
+  [IRQ_SRC_DISK]  = { " 14", "IO-APIC  14-edge      ide0" } }
 
 // GDT selectors. The order kdata, udata, ucode is what syscall/sysret
 // require (STAR: kernel CS, CS+8; user base+8 = SS, base+16 = CS).

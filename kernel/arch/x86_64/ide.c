@@ -1,9 +1,11 @@
 // The legacy IDE controller of QEMU pc (PIIX3): the primary master disk,
 // programmed I/O, one request at a time, completion by interrupt (ISA IRQ
-// 14). A request of n consecutive blocks is one READ or WRITE SECTORS
-// command of n * BSIZE/512 sectors; the interrupt handler moves every
-// sector after the first write and every sector read, so the caller just
-// sleeps until it is done.
+// 14). A request of n consecutive blocks is one READ or WRITE MULTIPLE
+// command of n * BSIZE/512 sectors, moved through the data port in DRQ
+// blocks of up to ide.mult sectors (SET MULTIPLE MODE), one interrupt
+// each: with READ/WRITE SECTORS the disk would interrupt for every sector.
+// The interrupt handler moves every DRQ block after the first write and
+// every one read, so the caller just sleeps until it is done.
 #include "task.h"
 #include "buf.h"
 
@@ -23,14 +25,19 @@ void ioapic_enable(int irq, int vec);
 #define ST_DF   0x20
 #define ST_DRQ  0x08
 #define ST_ERR  0x01
-#define CMD_READ_SECTORS  0x20
-#define CMD_WRITE_SECTORS 0x30
+#define CMD_READ_SECTORS   0x20
+#define CMD_WRITE_SECTORS  0x30
+#define CMD_READ_MULTIPLE  0xc4
+#define CMD_WRITE_MULTIPLE 0xc5
+#define CMD_SET_MULTIPLE   0xc6
+#define MULT_SECTORS 16     // DRQ block asked for: QEMU's largest (MAX_MULT_SECTORS)
 #define SECTOR 512
 #define SECTORS_PER_BLOCK (BSIZE / SECTOR)
 _Static_assert(DISK_RUN_MAX * SECTORS_PER_BLOCK <= 256, "a run fits one command");
 
 static struct {
   struct spinlock lock;  // guards everything below and the controller
+  int mult;              // sectors per DRQ block: MULT_SECTORS, or 1 if refused (set at init)
   bool busy;             // a request is in progress
   bool write;
   u32 blockno;           // its first block
@@ -61,6 +68,18 @@ static void outsl(u16 port, const void *src, u32 n)
   asm volatile("cld; rep outsl" : "+S"(src), "+c"(n) : "d"(port) : "memory");
 }
 
+// Ask the disk for DRQ blocks of MULT_SECTORS sectors; returns the
+// sectors per DRQ block it agreed to (1 if it refused: then the single
+// sector commands are used). Interrupts are not on yet; reading the
+// status clears the one the command raises.
+static int set_multiple_mode(void)
+{
+  outb(ATA_COUNT, MULT_SECTORS);
+  outb(ATA_DRIVE, 0xE0);
+  outb(ATA_CMD, CMD_SET_MULTIPLE);
+  return ide_wait() & (ST_ERR | ST_DF) ? 1 : MULT_SECTORS;
+}
+
 // Find the disk and let it interrupt.
 void arch_disk_init(void)
 {
@@ -70,19 +89,30 @@ void arch_disk_init(void)
     panic("ide: no controller (QEMU needs -drive ...,if=ide)");
   if (!(ide_wait() & ST_DRDY))
     panic("ide: no disk on the primary master");
+  ide.mult = set_multiple_mode();
   outb(ATA_CTRL, 0);                  // interrupts on
   ioapic_enable(IRQ_IDE, VEC_IDE);
 }
 
-// Where the next sector of the request goes or comes from.
-static u8 *next_sector(void)
+// Move the request's next DRQ block (ide.mult sectors, or what is left)
+// through the data port. Caller holds ide.lock.
+static void move_drq_block(void)
 {
-  return ide.data[ide.done / SECTORS_PER_BLOCK] + ide.done % SECTORS_PER_BLOCK * SECTOR;
+  for (int n = 0; n < ide.mult && ide.done < ide.nsect; n++, ide.done++) {
+    u8 *p = ide.data[ide.done / SECTORS_PER_BLOCK] + ide.done % SECTORS_PER_BLOCK * SECTOR;
+    if (ide.write)
+      outsl(ATA_DATA, p, SECTOR / 4);
+    else
+      insl(ATA_DATA, p, SECTOR / 4);
+  }
 }
 
 // Issue the command for the request in ide. Caller holds ide.lock.
 static void ide_start(void)
 {
+  static const u8 cmd[2][2] = {
+    { CMD_READ_SECTORS, CMD_WRITE_SECTORS }, { CMD_READ_MULTIPLE, CMD_WRITE_MULTIPLE },
+  };
   u32 sector = ide.blockno * SECTORS_PER_BLOCK;
   ide_wait();
   outb(ATA_COUNT, ide.nsect & 0xff);  // 0 means 256
@@ -90,12 +120,11 @@ static void ide_start(void)
   outb(ATA_LBA1, (sector >> 8) & 0xff);
   outb(ATA_LBA2, (sector >> 16) & 0xff);
   outb(ATA_DRIVE, 0xE0 | ((sector >> 24) & 0x0f));
-  outb(ATA_CMD, ide.write ? CMD_WRITE_SECTORS : CMD_READ_SECTORS);
-  if (ide.write) {                    // the first sector goes now
+  outb(ATA_CMD, cmd[ide.mult > 1][ide.write]);
+  if (ide.write) {                    // the first DRQ block goes now
     while (!(inb(ATA_STATUS) & (ST_DRQ | ST_ERR)))
       ;
-    outsl(ATA_DATA, next_sector(), SECTOR / 4);
-    ide.done++;
+    move_drq_block();
   }
 }
 
@@ -125,8 +154,8 @@ void arch_disk_rw(u32 blockno, u8 *const data[], int n, bool write)
   spin_unlock(&ide.lock);
 }
 
-// Disk interrupt: a sector is ready to read, or one was written. Move the
-// next sector, or finish the request and wake its owner.
+// Disk interrupt: a DRQ block is ready to read, or one was written. Move
+// the next DRQ block, or finish the request and wake its owner.
 void ide_intr(void)
 {
   spin_lock(&ide.lock);
@@ -137,15 +166,13 @@ void ide_intr(void)
   }
   bool done = (s & (ST_ERR | ST_DF)) != 0;
   if (!done && !ide.write) {
-    insl(ATA_DATA, next_sector(), SECTOR / 4);
-    done = ++ide.done == ide.nsect;
+    move_drq_block();
+    done = ide.done == ide.nsect;
   } else if (!done) {
-    if (ide.done < ide.nsect) {
-      outsl(ATA_DATA, next_sector(), SECTOR / 4);
-      ide.done++;
-    } else {
+    if (ide.done < ide.nsect)
+      move_drq_block();
+    else
       done = true;
-    }
   }
   if (done) {
     ide.status = s;

@@ -82,13 +82,16 @@ static void handle_irq(u64 vec, bool from_user)
   lapic_eoi();
   switch (vec) {
   case VEC_TIMER:
+    kstat_incr_irq(IRQ_SRC_TIMER);
     arch_timer_next();
     do_timer_tick(from_user);
     break;
   case VEC_COM1:
+    kstat_incr_irq(IRQ_SRC_UART);
     uart_intr();
     break;
   case VEC_IDE:
+    kstat_incr_irq(IRQ_SRC_DISK);
     ide_intr();
     break;
   default:
