@@ -8,6 +8,7 @@ static struct {
   struct spinlock lock;
   struct buf bufs[NBUF];
   struct buf head;          // head.next: most recently used
+  int waiters;              // tasks in bget() waiting for a free buffer
 } bcache;
 
 void binit(void)
@@ -24,11 +25,14 @@ void binit(void)
 }
 
 // The buffer for (dev, blockno), locked: the cached one, or the least
-// recently used free one, recycled. Panics if every buffer is in use.
+// recently used free one, recycled. If every buffer is in use (held by
+// tasks waiting for the disk, pinned by the log) it waits for one to be
+// released: many readers at once are no reason to panic. May sleep.
 static struct buf *bget(u32 dev, u32 blockno)
 {
   struct buf *b;
   spin_lock(&bcache.lock);
+again:
   for (b = bcache.head.next; b != &bcache.head; b = b->next)
     if (b->dev == dev && b->blockno == blockno)
       goto found;
@@ -39,7 +43,10 @@ static struct buf *bget(u32 dev, u32 blockno)
       b->valid = false;
       goto found;
     }
-  panic("bget: all %d buffers in use", NBUF);
+  bcache.waiters++;
+  sleep(&bcache, &bcache.lock);
+  bcache.waiters--;
+  goto again;   // the block may have come into the cache meanwhile
 found:
   b->refcnt++;
   spin_unlock(&bcache.lock);
@@ -86,6 +93,7 @@ void brelse(struct buf *b)
     panic("brelse: buffer not locked");
   sleep_unlock(&b->lock);
   spin_lock(&bcache.lock);
+  BUG_ON(b->refcnt == 0);
   if (--b->refcnt == 0) {
     b->next->prev = b->prev;
     b->prev->next = b->next;
@@ -93,6 +101,8 @@ void brelse(struct buf *b)
     b->prev = &bcache.head;
     bcache.head.next->prev = b;
     bcache.head.next = b;
+    if (bcache.waiters)
+      wakeup(&bcache);
   }
   spin_unlock(&bcache.lock);
 }
@@ -108,7 +118,9 @@ void bpin(struct buf *b)
 void bunpin(struct buf *b)
 {
   spin_lock(&bcache.lock);
-  b->refcnt--;
+  BUG_ON(b->refcnt == 0);   // unpinned more often than pinned
+  if (--b->refcnt == 0 && bcache.waiters)
+    wakeup(&bcache);
   spin_unlock(&bcache.lock);
 }
 

@@ -4,6 +4,8 @@
 //
 // User memory layout, from address 0:
 //   [ page 0 unmapped | program segments | guard page | stack | heap -> ]
+// all below USER_MMAP_BASE, where the kernel's own mappings (io_uring's
+// rings) begin: a program's headers cannot place anything there.
 #include "task.h"
 #include "fs.h"
 #include "procfs.h"
@@ -15,6 +17,10 @@
 #define ELF_MACHINE 62
 #endif
 
+// Segments end low enough for the guard page and the stack to fit below
+// USER_MMAP_BASE.
+#define SEGMENTS_TOP (USER_MMAP_BASE - PAGE_SIZE - USTACK_SIZE)
+
 // Map and fill one PT_LOAD segment into pgd. Returns 0 or -errno.
 static int load_segment(pte_t *pgd, struct inode *ip, struct elf64_phdr *ph)
 {
@@ -22,16 +28,17 @@ static int load_segment(pte_t *pgd, struct inode *ip, struct elf64_phdr *ph)
   if (ph->flags & PF_W) prot |= VM_WRITE;
   if (ph->flags & PF_X) prot |= VM_EXEC;
   if (ph->memsz < ph->filesz || ph->vaddr + ph->memsz < ph->vaddr ||
-      ph->vaddr < PAGE_SIZE || ph->vaddr + ph->memsz > USER_TOP / 2)
+      ph->vaddr < PAGE_SIZE || ph->vaddr + ph->memsz > SEGMENTS_TOP)
     return -ENOEXEC;
   for (u64 a = PAGE_ALIGN_DOWN(ph->vaddr); a < ph->vaddr + ph->memsz; a += PAGE_SIZE) {
     pte_t *e = lookup_pte(pgd, a);
     void *page = e ? __va(arch_pte_pa(*e)) : alloc_page();
     if (!page)
       return -ENOMEM;
-    if (!e && map_user_page(pgd, a, page, prot) < 0) {
+    int err = e ? 0 : map_user_page(pgd, a, page, prot);
+    if (err < 0) {
       free_page(page);
-      return -ENOMEM;
+      return err;
     }
     if (e)   // two segments share this page: union of permissions
       *e = arch_mk_pte(arch_pte_pa(*e), arch_pte_prot(*e) | prot);
@@ -153,6 +160,7 @@ int kernel_execve(const char *path, char *const argv[], bool user_argv)
   // Guard page, then the stack, then the heap.
   u64 stack_bottom = PAGE_ALIGN(end) + PAGE_SIZE;
   u64 stack_top = stack_bottom + USTACK_SIZE;
+  BUG_ON(stack_top > USER_MMAP_BASE);   // load_segment() kept end low
   for (u64 a = stack_bottom; a < stack_top; a += PAGE_SIZE) {
     void *page = alloc_page();
     if (!page || map_user_page(mm->pgd, a, page, VM_READ | VM_WRITE) < 0) {
@@ -181,6 +189,7 @@ int kernel_execve(const char *path, char *const argv[], bool user_argv)
   if (old)
     mmput(old);
   set_task_comm(t, basename(path));
+  t->clear_child_tid = 0;    // an address in the old image (Linux clears it too)
   t->flags &= ~TF_KTHREAD;   // kernel_init becomes a user process
   flush_signal_handlers(t);
   arch_start_user(task_pt_regs(t), entry, sp, argc, argvp);

@@ -71,9 +71,8 @@ void fileclose(struct file *f)
 int filestat(struct file *f, u64 ustat)
 {
   struct stat st;
-  if (f->type != FD_INODE && f->type != FD_DEVICE) {
-    memset(&st, 0, sizeof(st));
-  } else {
+  memset(&st, 0, sizeof(st));   // a pipe or ring has no metadata
+  if (f->type == FD_INODE || f->type == FD_DEVICE) {
     ilock(f->ip);
     stati(f->ip, &st);
     iunlock(f->ip);

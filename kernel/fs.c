@@ -126,6 +126,7 @@ struct inode *ialloc(u32 dev, short type)
 // Write a changed in-memory inode to disk. Caller holds ip->lock, in an op.
 void iupdate(struct inode *ip)
 {
+  BUG_ON(ip->dev != ROOTDEV);   // a /proc inode has no disk to go to
   struct buf *b = bread(ip->dev, IBLOCK(ip->inum, sb));
   struct dinode *dip = (struct dinode *)b->data + ip->inum % IPB;
   dip->type = ip->type;
@@ -141,6 +142,7 @@ void iupdate(struct inode *ip)
 struct inode *idup(struct inode *ip)
 {
   spin_lock(&itable.lock);
+  BUG_ON(ip->ref < 1);   // a reference is needed to take another
   ip->ref++;
   spin_unlock(&itable.lock);
   return ip;
@@ -185,6 +187,7 @@ void iunlock(struct inode *ip)
 void iput(struct inode *ip)
 {
   spin_lock(&itable.lock);
+  BUG_ON(ip->ref < 1);   // dropped more often than taken
   if (ip->ref == 1 && ip->dev != PROCDEV && ip->valid && ip->nlink == 0) {
     // Nobody else can reach it: no links, and we hold the only reference.
     sleep_lock(&ip->lock);
@@ -266,6 +269,7 @@ static void free_tree(u32 dev, u32 bno, int depth)
 // Discard ip's contents. Caller holds ip->lock, in an operation.
 void itrunc(struct inode *ip)
 {
+  BUG_ON(ip->dev != ROOTDEV);
   for (int i = 0; i < NDIRECT; i++)
     if (ip->addrs[i]) {
       bfree(ip->dev, ip->addrs[i]);
@@ -280,8 +284,11 @@ void itrunc(struct inode *ip)
   iupdate(ip);
 }
 
+// Fill *st from ip (locked). Every byte, the padding too, is written:
+// *st goes to user space.
 void stati(struct inode *ip, struct stat *st)
 {
+  memset(st, 0, sizeof(*st));
   st->dev = ip->dev;
   st->ino = ip->inum;
   st->type = ip->type;
@@ -519,7 +526,7 @@ static int namex(const char *path, bool parent, char *name, struct inode **ipp)
   if (*path == '/')
     ip = iget(ROOTDEV, ROOTINO);
   else
-    ip = idup(current->fs->cwd);
+    ip = get_fs_pwd(current->fs);
   if (!ip)
     return -ENFILE;
   while ((path = skipelem(path, name, &err)) != NULL) {

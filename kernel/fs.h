@@ -88,13 +88,19 @@ long filewrite(struct file *f, u64 usrc, long n);
 long filelseek(struct file *f, long off, int whence);
 long file_pread(struct file *f, u64 udst, long n, u64 off);
 long file_pread_nowait(struct file *f, u64 udst, long n, u64 off);
-struct file *fdget(long fd);
+long file_pwrite(struct file *f, u64 usrc, long n, u64 off);
+
+// sys_file.c
+struct file *fget(long fd);
 int fd_install(struct file *f);
+
+// io_uring.c
 struct io_ring_ctx;
 void io_uring_release(struct io_ring_ctx *ctx);
+
+// io_thread.c
 void io_uring_task_exit(struct task *t);
 void io_uring_task_cancel(void);
-long file_pwrite(struct file *f, u64 usrc, long n, u64 off);
 
 // pipe.c
 int pipealloc(struct file **r, struct file **w);

@@ -43,6 +43,7 @@ struct dinode {
   u32 size;                 // bytes
   u32 addrs[NDIRECT + 2];
 };
+#define LINK_MAX 32767      // the most nlink holds (link() says EMLINK)
 
 #define IPB           (BSIZE / sizeof(struct dinode))   // inodes per block
 #define IBLOCK(i, sb) ((i) / IPB + (sb).inodestart)     // block holding inode i

@@ -29,9 +29,15 @@ struct io_rings_hdr {
 
 struct io_kiocb;
 
+// The kernel side of a ring. User space can write every byte of the
+// shared header page, so, as Linux's io_ring_ctx does, the kernel keeps
+// its own masks and its own copies of the indices it owns (the SQ head,
+// the CQ tail), only ever writes those out, and reads the user's indices
+// (the SQ tail, the CQ head) once per use, trusting nothing in them.
 struct io_ring_ctx {
-  struct spinlock lock;       // guards cq tail, inflight, the free list
+  // Set up before the ring is published, then read-only:
   u32 sq_entries, cq_entries;
+  u32 sq_mask, cq_mask;
   u32 setup_flags;
   void *pages[RING_PAGES_MAX];
   int npages, cqe_page, sqe_page;   // where CQEs and SQEs start
@@ -39,15 +45,20 @@ struct io_ring_ctx {
   struct mm_struct *mm;       // holds a reference
   void *req_pages[REQ_PAGES_MAX];
   int nreq_pages;
+  u64 sq_idle_ticks;
+
+  struct sleeplock submit_lock; // one submitter at a time; guards:
+  u32 cached_sq_head;         // the next SQ entry to take
+  u32 cached_sq_dropped;      // entries skipped for a bad index
+
+  struct spinlock lock;       // guards:
+  u32 cached_cq_tail;         // where the next CQE goes
   struct io_kiocb *free_reqs;
   int inflight;               // requests not yet completed
   struct io_wq *wqs[IO_RING_MAX_WQS];  // pools we queued work in (a ref each)
   int nr_wqs;
-  // SQPOLL (lock):
-  struct task *sq_thread;
+  struct task *sq_thread;     // SQPOLL
   bool sq_exit, sq_alive;
-  u64 sq_idle_ticks;
-  struct sleeplock submit_lock; // one submitter at a time
 };
 
 struct io_kiocb {
@@ -100,14 +111,13 @@ static void io_req_complete(struct io_kiocb *req, long res)
   if (req->file)
     fileclose(req->file);
   spin_lock(&ctx->lock);
-  struct io_rings_hdr *h = rings(ctx);
-  u32 tail = h->cq_tail;
-  struct io_uring_cqe *cqe = cqe_at(ctx, tail & h->cq_ring_mask);
+  u32 tail = ctx->cached_cq_tail++;
+  struct io_uring_cqe *cqe = cqe_at(ctx, tail & ctx->cq_mask);
   cqe->user_data = req->user_data;
   cqe->res = res;
   cqe->flags = 0;
   __sync_synchronize();   // the CQE before the tail that publishes it
-  WRITE_ONCE(h->cq_tail, tail + 1);
+  WRITE_ONCE(rings(ctx)->cq_tail, tail + 1);
   req->next_free = ctx->free_reqs;
   ctx->free_reqs = req;
   ctx->inflight--;
@@ -259,13 +269,7 @@ static void io_submit_sqe(struct io_kiocb *req, const struct io_uring_sqe *sqe)
     return;
   }
   if (req->opcode != IORING_OP_NOP) {
-    struct file *f = NULL;
-    int fd = sqe->fd;
-    struct files_struct *files = current->files;
-    spin_lock(&files->lock);
-    if (fd >= 0 && fd < NOFILE && files->fd[fd])
-      f = filedup(files->fd[fd]);
-    spin_unlock(&files->lock);
+    struct file *f = fget(sqe->fd);
     if (!f || f->type == FD_IO_URING) {
       if (f)
         fileclose(f);
@@ -285,27 +289,33 @@ static void io_submit_sqe(struct io_kiocb *req, const struct io_uring_sqe *sqe)
     io_req_complete(req, res);
 }
 
-// Submit up to n SQEs from the ring. Returns how many were consumed, or
+// Consume up to n SQ entries, and never more than the ring holds, however
+// far ahead user space moved its tail; an entry with a bad index is
+// dropped (counted in sq_dropped). Returns how many were submitted, or
 // -EBUSY if none could be because completions would not fit.
 static int io_submit_sqes(struct io_ring_ctx *ctx, u32 n)
 {
   struct io_rings_hdr *h = rings(ctx);
   int done = 0;
+  if (n > ctx->sq_entries)
+    n = ctx->sq_entries;
   sleep_lock(&ctx->submit_lock);
-  while ((u32)done < n) {
-    u32 head = h->sq_head, tail = READ_ONCE(h->sq_tail);
-    if (head == tail)
+  for (u32 i = 0; i < n; i++) {   // each turn consumes an entry
+    u32 head = ctx->cached_sq_head;
+    if (head == READ_ONCE(h->sq_tail))
       break;
     __sync_synchronize();   // read the SQE after seeing the tail
-    u32 idx = READ_ONCE(sq_array(ctx)[head & h->sq_ring_mask]);
+    u32 idx = READ_ONCE(sq_array(ctx)[head & ctx->sq_mask]);
     if (idx >= ctx->sq_entries) {
-      h->sq_dropped++;
-      WRITE_ONCE(h->sq_head, head + 1);
+      WRITE_ONCE(h->sq_dropped, ++ctx->cached_sq_dropped);
+      WRITE_ONCE(h->sq_head, ++ctx->cached_sq_head);
       continue;
     }
     spin_lock(&ctx->lock);
-    // A CQE for every request in flight or unreaped must fit the CQ ring.
-    bool full = ctx->inflight + (h->cq_tail - READ_ONCE(h->cq_head)) >= ctx->cq_entries;
+    // A CQE for every request in flight or unreaped must fit the CQ ring
+    // (a CQ head that user space scribbled on only hurts user space).
+    u32 unreaped = ctx->cached_cq_tail - READ_ONCE(h->cq_head);
+    bool full = (u32)ctx->inflight + unreaped >= ctx->cq_entries;
     struct io_kiocb *req = full ? NULL : req_alloc(ctx);
     spin_unlock(&ctx->lock);
     if (!req) {
@@ -314,7 +324,7 @@ static int io_submit_sqes(struct io_ring_ctx *ctx, u32 n)
       break;
     }
     struct io_uring_sqe sqe = *sqe_at(ctx, idx);
-    WRITE_ONCE(h->sq_head, head + 1);
+    WRITE_ONCE(h->sq_head, ++ctx->cached_sq_head);
     io_submit_sqe(req, &sqe);
     done++;
   }
@@ -338,12 +348,15 @@ static void io_sq_thread(void *arg)
       idle_since = jiffies;
       continue;
     }
-    if (jiffies - idle_since < ctx->sq_idle_ticks) {
+    // A SIGKILL ends the idle window, however long user space made it.
+    // (Submitting cannot go on for ever without passing here: once the
+    // group is dead nobody reaps, and a full CQ ring stops submission.)
+    if (jiffies - idle_since < ctx->sq_idle_ticks && !fatal_signal_pending(current)) {
       schedule();   // spin politely through the idle window
       continue;
     }
     __atomic_fetch_or(&h->sq_flags, IORING_SQ_NEED_WAKEUP, __ATOMIC_SEQ_CST);
-    if (READ_ONCE(h->sq_head) == READ_ONCE(h->sq_tail))
+    if (READ_ONCE(ctx->cached_sq_head) == READ_ONCE(h->sq_tail))
       schedule_timeout(10 * HZ);
     __atomic_fetch_and(&h->sq_flags, ~IORING_SQ_NEED_WAKEUP, __ATOMIC_SEQ_CST);
     idle_since = jiffies;
@@ -360,33 +373,41 @@ static void io_sq_thread(void *arg)
 
 // ---- setup and teardown
 
-// Map the ring pages into mm at a free slot. Returns 0 or -ENOMEM.
+// Is every page of the ring slot at base unmapped in pgd? (A program's
+// segments cannot reach the slots, exec sees to that, but say so here.)
+static bool io_ring_slot_free(pte_t *pgd, u64 base, int npages)
+{
+  for (int i = 0; i < npages; i++)
+    if (lookup_pte(pgd, base + (u64)i * PAGE_SIZE))
+      return false;
+  return true;
+}
+
+// Map the ring pages into mm at a free slot. Returns 0, -ENOMEM, or
+// -EEXIST. On failure what was mapped stays for io_ring_ctx_free() to
+// take back, with the shootdown that needs.
 static int io_map_rings(struct io_ring_ctx *ctx, struct mm_struct *mm)
 {
   spin_lock(&mm->lock);
   u64 base = IORING_MAP_BASE;
-  while (lookup_pte(mm->pgd, base) && base < USER_TOP - IORING_MAP_STEP)
+  while (!io_ring_slot_free(mm->pgd, base, ctx->npages) && base < USER_TOP - IORING_MAP_STEP)
     base += IORING_MAP_STEP;
-  int i, err = 0;
-  for (i = 0; i < ctx->npages; i++)
-    if ((err = map_user_page(mm->pgd, base + i * PAGE_SIZE, ctx->pages[i], VM_READ | VM_WRITE)) < 0)
-      break;
-  if (err)   // take back what was mapped, without freeing our pages
-    unmap_user_pages(mm->pgd, base, (u64)i * PAGE_SIZE, false);
-  else
-    ctx->user_base = base;
+  int err = 0;
+  ctx->user_base = base;
+  for (int i = 0; i < ctx->npages && err == 0; i++)
+    err = map_user_page(mm->pgd, base + i * PAGE_SIZE, ctx->pages[i], VM_READ | VM_WRITE);
   spin_unlock(&mm->lock);
   return err;
 }
 
-// Free everything of ctx (its sq thread and requests must be gone).
+// Free everything of ctx (its sq thread and requests must be gone). The
+// ring pages go back only once no CPU can still write them through a
+// stale translation: a thread of mm may be spinning on the SQ tail on
+// another CPU as the last close happens. May sleep; no lock held.
 static void io_ring_ctx_free(struct io_ring_ctx *ctx)
 {
-  if (ctx->mm && ctx->user_base) {
-    spin_lock(&ctx->mm->lock);
-    unmap_user_pages(ctx->mm->pgd, ctx->user_base, (u64)ctx->npages * PAGE_SIZE, false);
-    spin_unlock(&ctx->mm->lock);
-  }
+  if (ctx->mm && ctx->user_base)
+    unmap_user_pages_sync(ctx->mm, ctx->user_base, (u64)ctx->npages * PAGE_SIZE, false);
   if (ctx->mm) {
     mmput(ctx->mm);
   }
@@ -426,10 +447,12 @@ static int io_allocate_rings(struct io_ring_ctx *ctx, u32 entries)
       ctx->free_reqs = &reqs[j];
     }
   }
-  struct io_rings_hdr *h = rings(ctx);
-  h->sq_ring_mask = entries - 1;
+  ctx->sq_mask = entries - 1;
+  ctx->cq_mask = ctx->cq_entries - 1;
+  struct io_rings_hdr *h = rings(ctx);   // user space's copies
+  h->sq_ring_mask = ctx->sq_mask;
   h->sq_ring_entries = entries;
-  h->cq_ring_mask = ctx->cq_entries - 1;
+  h->cq_ring_mask = ctx->cq_mask;
   h->cq_ring_entries = ctx->cq_entries;
   return 0;
 }
@@ -457,7 +480,7 @@ static void io_fill_params(struct io_ring_ctx *ctx, struct io_uring_params *p)
 // Start the SQPOLL thread for ctx. Returns 0 or -ENOMEM.
 static int io_sq_offload_create(struct io_ring_ctx *ctx, u32 idle_ms)
 {
-  ctx->sq_idle_ticks = (idle_ms ? idle_ms : 1000) * HZ / 1000;
+  ctx->sq_idle_ticks = (u64)(idle_ms ? idle_ms : 1000) * HZ / 1000;   // no u32 wrap
   struct task *t = create_io_thread(io_sq_thread, ctx, "iou-sqp-%d", current->tgid);
   if (!t)
     return -ENOMEM;
@@ -555,15 +578,19 @@ long sys_io_uring_setup(struct pt_regs *regs)
 long sys_io_uring_enter(struct pt_regs *regs)
 {
   u32 to_submit = ARG(1), min_complete = ARG(2), flags = ARG(3);
-  struct file *f = fdget(ARG(0));
+  struct file *f = fget(ARG(0));   // keeps the ring while we use it
   if (!f)
     return -EBADF;
-  if (f->type != FD_IO_URING)
-    return -EOPNOTSUPP;
-  if (flags & ~(IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP))
-    return -EINVAL;
-  struct io_ring_ctx *ctx = filedup(f)->ring;   // keep it while we use it
   long ret = 0;
+  if (f->type != FD_IO_URING)
+    ret = -EOPNOTSUPP;
+  else if (flags & ~(IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP))
+    ret = -EINVAL;
+  if (ret < 0) {
+    fileclose(f);
+    return ret;
+  }
+  struct io_ring_ctx *ctx = f->ring;
   if (ctx->setup_flags & IORING_SETUP_SQPOLL) {
     spin_lock(&ctx->lock);
     if ((flags & IORING_ENTER_SQ_WAKEUP) && ctx->sq_thread)
@@ -578,7 +605,7 @@ long sys_io_uring_enter(struct pt_regs *regs)
     if (min_complete > ctx->cq_entries)
       min_complete = ctx->cq_entries;
     spin_lock(&ctx->lock);
-    while (h->cq_tail - READ_ONCE(h->cq_head) < min_complete) {
+    while (ctx->cached_cq_tail - READ_ONCE(h->cq_head) < min_complete) {
       if (sleep_interruptible(&ctx->inflight, &ctx->lock) < 0) {
         ret = ret ? ret : -ERESTARTSYS;
         break;

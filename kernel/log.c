@@ -178,6 +178,7 @@ void end_op(void)
 // written at commit. Replaces bwrite() inside operations.
 void log_write(struct buf *b)
 {
+  BUG_ON(b->dev != log.dev);   // the log matches blocks by number alone
   spin_lock(&log.lock);
   if (log.outstanding < 1)
     panic("log_write: outside an operation");

@@ -23,7 +23,8 @@ static void kernel_init(void *arg)
   if (namei("/", &root) < 0)
     panic("kernel_init: no root directory");
   end_op();
-  current->fs->cwd = root;
+  struct inode *none = set_fs_pwd(current->fs, root);
+  BUG_ON(none != NULL);
   int err = kernel_execve("/init", argv, false);
   if (err < 0)
     panic("kernel_init: cannot run /init (error %d)", err);

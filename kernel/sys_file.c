@@ -5,12 +5,22 @@
 #include "fcntl.h"
 #include "syscall.h"
 
-// The open file at descriptor fd of the current process, or NULL.
-struct file *fdget(long fd)
+// The open file at descriptor fd of the current process, with a
+// reference the caller drops with fileclose() (Linux's fget()/fput()), or
+// NULL. The reference is what keeps the file, and its pipe, inode or
+// ring, alive while a system call uses it: another thread of the process
+// may close fd meanwhile. Takes files->lock.
+struct file *fget(long fd)
 {
+  struct files_struct *files = current->files;
+  struct file *f = NULL;
   if (fd < 0 || fd >= NOFILE)
     return NULL;
-  return READ_ONCE(current->files->fd[fd]);
+  spin_lock(&files->lock);
+  if (files->fd[fd])
+    f = filedup(files->fd[fd]);
+  spin_unlock(&files->lock);
+  return f;
 }
 
 // Install f at the lowest free descriptor. Returns it or -EMFILE.
@@ -28,6 +38,21 @@ int fd_install(struct file *f)
   return -EMFILE;
 }
 
+// Take back descriptor fd if it still holds f (another thread of the
+// process may have closed it, or closed it and opened another file there,
+// since it was installed). Returns whether it did: then the caller owns
+// the descriptor's reference to f.
+static bool fd_uninstall(int fd, struct file *f)
+{
+  struct files_struct *files = current->files;
+  spin_lock(&files->lock);
+  bool mine = files->fd[fd] == f;
+  if (mine)
+    files->fd[fd] = NULL;
+  spin_unlock(&files->lock);
+  return mine;
+}
+
 // Copy a user path into buf (MAXPATH bytes). Returns 0 or -errno.
 static int get_path(char *buf, long upath)
 {
@@ -40,16 +65,17 @@ static int get_path(char *buf, long upath)
 // as Linux's vfs_read() counts them (/proc/<pid>/io). No lock held.
 long sys_read(struct pt_regs *regs)
 {
-  struct file *f = fdget(ARG(0));
   long n = ARG_INT(2);
+  struct file *f = fget(ARG(0));
   if (!f)
     return -EBADF;
-  if (n < 0)
-    return -EINVAL;
-  long r = fileread(f, ARG(1), n);
-  if (r > 0)
-    add_rchar(current, r);
-  inc_syscr(current);
+  long r = n < 0 ? -EINVAL : fileread(f, ARG(1), n);
+  if (n >= 0) {
+    if (r > 0)
+      add_rchar(current, r);
+    inc_syscr(current);
+  }
+  fileclose(f);
   return r;
 }
 
@@ -57,16 +83,17 @@ long sys_read(struct pt_regs *regs)
 // syscw and wchar as sys_read() counts reads. No lock held.
 long sys_write(struct pt_regs *regs)
 {
-  struct file *f = fdget(ARG(0));
   long n = ARG_INT(2);
+  struct file *f = fget(ARG(0));
   if (!f)
     return -EBADF;
-  if (n < 0)
-    return -EINVAL;
-  long r = filewrite(f, ARG(1), n);
-  if (r > 0)
-    add_wchar(current, r);
-  inc_syscw(current);
+  long r = n < 0 ? -EINVAL : filewrite(f, ARG(1), n);
+  if (n >= 0) {
+    if (r > 0)
+      add_wchar(current, r);
+    inc_syscw(current);
+  }
+  fileclose(f);
   return r;
 }
 
@@ -88,10 +115,9 @@ long sys_close(struct pt_regs *regs)
 
 long sys_dup(struct pt_regs *regs)
 {
-  struct file *f = fdget(ARG(0));
+  struct file *f = fget(ARG(0));   // its reference goes to the new fd
   if (!f)
     return -EBADF;
-  filedup(f);
   int fd = fd_install(f);
   if (fd < 0)
     fileclose(f);
@@ -100,18 +126,22 @@ long sys_dup(struct pt_regs *regs)
 
 long sys_fstat(struct pt_regs *regs)
 {
-  struct file *f = fdget(ARG(0));
+  struct file *f = fget(ARG(0));
   if (!f)
     return -EBADF;
-  return filestat(f, ARG(1));
+  int err = filestat(f, ARG(1));
+  fileclose(f);
+  return err;
 }
 
 long sys_lseek(struct pt_regs *regs)
 {
-  struct file *f = fdget(ARG(0));
+  struct file *f = fget(ARG(0));
   if (!f)
     return -EBADF;
-  return filelseek(f, ARG(1), ARG(2));
+  long off = filelseek(f, ARG(1), ARG(2));
+  fileclose(f);
+  return off;
 }
 
 // Make a new inode of type at path, linked into its parent. Returns it
@@ -155,6 +185,10 @@ static int create(const char *path, short type, short major, short minor,
   if (namecmp(name, ".") == 0 || namecmp(name, "..") == 0) {
     iunlockput(dp);
     return -EEXIST;
+  }
+  if (type == T_DIR && dp->nlink >= LINK_MAX) {   // the child's ".." would wrap it
+    iunlockput(dp);
+    return -EMLINK;
   }
   if (!(ip = ialloc(dp->dev, type))) {
     iunlockput(dp);
@@ -294,10 +328,9 @@ long sys_chdir(struct pt_regs *regs)
     return -ENOTDIR;
   }
   iunlock(ip);
-  struct fs_struct *fs = current->fs;
-  struct inode *old = fs->cwd;
-  fs->cwd = ip;
-  iput(old);
+  struct inode *old = set_fs_pwd(current->fs, ip);
+  if (old)
+    iput(old);
   end_op();
   return 0;
 }
@@ -313,9 +346,12 @@ long sys_link(struct pt_regs *regs)
   if ((err = namei(old, &ip)) < 0)
     goto out;
   ilock(ip);
-  if (ip->type == T_DIR) {
+  // Refused before nlink changes: a directory; a /proc file, whose inode
+  // is no disk inode (iupdate() would write it over a real one); an inode
+  // whose nlink would wrap.
+  if (ip->type == T_DIR || ip->dev != ROOTDEV || ip->nlink >= LINK_MAX) {
+    err = ip->type == T_DIR ? -EPERM : ip->dev != ROOTDEV ? -EXDEV : -EMLINK;
     iunlockput(ip);
-    err = -EPERM;
     goto out;
   }
   ip->nlink++;
@@ -323,7 +359,7 @@ long sys_link(struct pt_regs *regs)
   iunlock(ip);
   if ((err = nameiparent(new, name, &dp)) == 0) {
     ilock(dp);
-    if (dp->dev != ip->dev || dp->dev == PROCDEV)
+    if (dp->dev != ip->dev)
       err = -EXDEV;
     else
       err = dirlink(dp, name, ip->inum);
@@ -399,21 +435,22 @@ long sys_pipe(struct pt_regs *regs)
   int err = pipealloc(&r, &w);
   if (err < 0)
     return err;
-  int fds[2] = { fd_install(r), -1 };
-  if (fds[0] >= 0)
-    fds[1] = fd_install(w);
-  if (fds[1] < 0 || copy_to_user((void *)ufds, fds, sizeof(fds)) < 0) {
-    struct files_struct *files = current->files;
-    spin_lock(&files->lock);
-    for (int i = 0; i < 2; i++)
-      if (fds[i] >= 0)
-        files->fd[fds[i]] = NULL;
-    spin_unlock(&files->lock);
-    fileclose(r);
-    fileclose(w);
-    return fds[1] < 0 ? -EMFILE : -EFAULT;
-  }
-  return 0;
+  struct file *f[2] = { r, w };
+  int fds[2] = { -1, -1 };
+  // Fail early, before any fd exists, if ufds cannot take the answer.
+  if (copy_to_user((void *)ufds, fds, sizeof(fds)) < 0)
+    err = -EFAULT;
+  for (int i = 0; i < 2 && err == 0; i++)
+    if ((fds[i] = fd_install(f[i])) < 0)
+      err = -EMFILE;
+  if (err == 0 && copy_to_user((void *)ufds, fds, sizeof(fds)) < 0)
+    err = -EFAULT;   // another thread unmapped it meanwhile
+  if (err == 0)
+    return 0;
+  for (int i = 0; i < 2; i++)
+    if (fds[i] < 0 || fd_uninstall(fds[i], f[i]))
+      fileclose(f[i]);
+  return err;
 }
 
 long sys_exec(struct pt_regs *regs)

@@ -179,12 +179,12 @@ long sys_getpgrp(struct pt_regs *regs)
 // The console is the only terminal; fd must be open on it.
 static int console_fd(long fd)
 {
-  if (fd < 0 || fd >= NOFILE)
-    return -EBADF;
-  struct file *f = READ_ONCE(current->files->fd[fd]);
+  struct file *f = fget(fd);
   if (!f)
     return -EBADF;
-  return f->type == FD_DEVICE && f->major == CONSOLE_MAJOR ? 0 : -ENOTTY;
+  int err = f->type == FD_DEVICE && f->major == CONSOLE_MAJOR ? 0 : -ENOTTY;
+  fileclose(f);
+  return err;
 }
 
 long sys_tcsetpgrp(struct pt_regs *regs)

@@ -54,7 +54,7 @@ long sys_sbrk(struct pt_regs *regs)
       if (err < 0) {
         if (page)
           free_page(page);
-        unmap_user_pages_sync(mm, PAGE_ALIGN(old), a - PAGE_ALIGN(old));
+        unmap_user_pages_sync(mm, PAGE_ALIGN(old), a - PAGE_ALIGN(old), true);
         ret = -ENOMEM;
         break;
       }
@@ -67,7 +67,7 @@ long sys_sbrk(struct pt_regs *regs)
     if (tail)
       memset(tail, 0, PAGE_SIZE - (new & (PAGE_SIZE - 1)));
     spin_unlock(&mm->lock);
-    unmap_user_pages_sync(mm, PAGE_ALIGN(new), PAGE_ALIGN(old) - PAGE_ALIGN(new));
+    unmap_user_pages_sync(mm, PAGE_ALIGN(new), PAGE_ALIGN(old) - PAGE_ALIGN(new), true);
   }
   if (ret >= 0)
     mm->brk = new;

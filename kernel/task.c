@@ -182,8 +182,32 @@ static struct fs_struct *dup_fs(struct fs_struct *old)
   if (!fs)
     return NULL;
   fs->users = 1;
-  fs->cwd = old && old->cwd ? idup(old->cwd) : NULL;
+  spin_lock_init(&fs->lock, "fs_struct");
+  fs->cwd = old ? get_fs_pwd(old) : NULL;
   return fs;
+}
+
+// A new reference to fs's cwd, or NULL before there is one (Linux's
+// get_fs_pwd()): the reference is taken under fs->lock, so a chdir() in
+// a thread sharing fs cannot drop the inode in between.
+struct inode *get_fs_pwd(struct fs_struct *fs)
+{
+  spin_lock(&fs->lock);
+  struct inode *ip = fs->cwd ? idup(fs->cwd) : NULL;
+  spin_unlock(&fs->lock);
+  return ip;
+}
+
+// Make ip fs's cwd, taking over the caller's reference to it. Returns
+// the old cwd, whose reference the caller drops (iput() may sleep, so
+// not under fs->lock).
+struct inode *set_fs_pwd(struct fs_struct *fs, struct inode *ip)
+{
+  spin_lock(&fs->lock);
+  struct inode *old = fs->cwd;
+  fs->cwd = ip;
+  spin_unlock(&fs->lock);
+  return old;
 }
 
 void put_fs(struct fs_struct *fs)

@@ -56,7 +56,8 @@ struct files_struct {
 // Current directory; shared by the threads of a process.
 struct fs_struct {
   int users;               // atomic
-  struct inode *cwd;
+  struct spinlock lock;    // guards cwd: CLONE_FS threads share it
+  struct inode *cwd;       // holds a reference
 };
 
 struct cpu {
@@ -199,6 +200,8 @@ void mmput(struct mm_struct *mm);
 struct mm_struct *mm_alloc(void);
 void put_files(struct files_struct *f);
 void put_fs(struct fs_struct *fs);
+struct inode *get_fs_pwd(struct fs_struct *fs);
+struct inode *set_fs_pwd(struct fs_struct *fs, struct inode *ip);
 void put_signal(struct signal_struct *sig);
 void put_sighand(struct sighand_struct *sh);
 void free_task_slot(struct task *t);

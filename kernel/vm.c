@@ -83,32 +83,18 @@ pte_t *lookup_pte(pte_t *pgd, u64 va)
   return e && arch_pte_present(*e) ? e : NULL;
 }
 
-// Map page (a linear-map address) at user address va.
-// Returns 0, -ENOMEM, or panics if va is already mapped.
+// Map page (a linear-map address) at user address va. Returns 0,
+// -ENOMEM, or -EEXIST if va is mapped already (the caller chose a bad
+// place; a layout a program chose must not panic the kernel).
 int map_user_page(pte_t *pgd, u64 va, void *page, int prot)
 {
   pte_t *e = walk(pgd, va, true);
   if (!e)
     return -ENOMEM;
   if (arch_pte_present(*e))
-    panic("map_user_page: %lx already mapped", va);
+    return -EEXIST;
   *e = arch_mk_pte(__pa(page), prot | VM_USER);
   return 0;
-}
-
-// Unmap every page in [va, va+len), freeing them if free is set (pages
-// that belong to someone else, like io_uring's rings, are not). Holes are fine.
-void unmap_user_pages(pte_t *pgd, u64 va, u64 len, bool free)
-{
-  for (u64 a = PAGE_ALIGN_DOWN(va); a < va + len; a += PAGE_SIZE) {
-    pte_t *e = lookup_pte(pgd, a);
-    if (!e)
-      continue;
-    if (free)
-      free_page(__va(arch_pte_pa(*e)));
-    *e = 0;
-  }
-  arch_flush_tlb();
 }
 
 // Give dst a private copy of src's pages in [va, va+len), same
@@ -218,10 +204,12 @@ long strncpy_from_user(char *dst, const void *usrc, size_t max)
   return ret;
 }
 
-// Unmap [va, va+len) of mm and free its pages, safely for threads of mm
-// running on other CPUs: a page is freed only once every such CPU has
-// flushed its stale translations. Caller holds mm->mmap_lock, not mm->lock.
-void unmap_user_pages_sync(struct mm_struct *mm, u64 va, u64 len)
+// Unmap [va, va+len) of mm, safely for threads of mm running on other
+// CPUs: this returns only once every such CPU has flushed its stale
+// translations, and only then frees the pages, if free is set (a caller
+// that owns the pages, like io_uring, frees them itself after the call).
+// Caller holds no spinlock, and mm->mmap_lock if the range is the heap.
+void unmap_user_pages_sync(struct mm_struct *mm, u64 va, u64 len, bool free)
 {
   u64 a = PAGE_ALIGN_DOWN(va), end = va + len;
   while (a < end) {
@@ -240,7 +228,7 @@ void unmap_user_pages_sync(struct mm_struct *mm, u64 va, u64 len)
     switch_mm_sync(current->mm);
     if (READ_ONCE(mm->users) > 1)
       tlb_shootdown_wait(mm, gen);
-    while (n > 0)
+    while (free && n > 0)
       free_page(batch[--n]);
   }
 }

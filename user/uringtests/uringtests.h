@@ -61,3 +61,8 @@ void t_killleak(void);
 void t_forkclose(void);
 void t_closecancel(void);
 void t_cycles(void);
+
+// hostile.c
+void t_tamper(void);
+void t_closespin(void);
+void t_sqpollkill(void);

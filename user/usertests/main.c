@@ -37,6 +37,7 @@ static const struct test tests[] = {
   { "exec", t_exec, 0, 0 },
   { "execerr", t_execerr, 0, 0 },
   { "execnonelf", t_execnonelf, 0, 0 },
+  { "exechigh", t_exechigh, 0, 0 },
   { "pipe", t_pipe, 0, 0 },
   { "pipebig", t_pipebig, 0, 0 },
   { "pingpong", t_pingpong, 0, 0 },
@@ -73,6 +74,12 @@ static const struct test tests[] = {
   { "nosys", t_nosys, 0, 0 },
 #endif
   { "diskfull", t_diskfull, 240, TEST_NAMED_ONLY },
+  { "closeinuse", t_closeinuse, 0, 0 },
+  { "linkproc", t_linkproc, 0, 0 },
+  { "linkmax", t_linkmax, 600, TEST_NAMED_ONLY },
+  { "chdirrace", t_chdirrace, 0, 0 },
+  { "statpad", t_statpad, 0, 0 },
+  { "cleartid", t_cleartid, 0, 0 },
 };
 #define NTESTS ((int)(sizeof tests / sizeof tests[0]))
 
@@ -82,6 +89,7 @@ static const struct test tests[] = {
 //               i >= 3, is i-3 copies of 'a'+i%26; else the bad index+1
 //   fdwrite FD  write "pid=<pid>" to FD, exit 0
 //   exit N      return N from main
+//   cleartid    see t_cleartid() (hostile.c)
 // Anything else exits PROBE_BAD.
 static int
 probe(int argc, char **argv)
@@ -109,6 +117,8 @@ probe(int argc, char **argv)
   }
   if (argc == 3 && strcmp(argv[1], "exit") == 0)
     return atoi(argv[2]);
+  if (argc == 2 && strcmp(argv[1], "cleartid") == 0)
+    return probe_cleartid();
   return PROBE_BAD;
 }
 

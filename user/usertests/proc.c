@@ -440,8 +440,10 @@ make_elf(uchar *b, int cls, int mach)
 
 #if defined(__x86_64__)
 #define OTHER_MACHINE 243   // EM_RISCV
+#define ELF_MACHINE_SELF 62
 #else
 #define OTHER_MACHINE 62    // EM_X86_64
+#define ELF_MACHINE_SELF 243
 #endif
 
 // execnonelf: files that are not ELF programs for this machine give ENOEXEC.
@@ -470,6 +472,78 @@ t_execnonelf(void)
   expect_exec_err("bad_magic", "badmagic", ok, ENOEXEC);
   expect_exec_err("truncated", "short", ok, ENOEXEC);
   leave_scratch("/ut_nonelf");
+}
+
+// The program of exechigh: io_uring_setup(4, sp - 256), then exit with
+// its result. Returns the number of bytes written at b.
+static int
+put_setup_code(uchar *b)
+{
+#if defined(__x86_64__)
+  static const uchar code[] = {
+    0xb8, 0x2b, 0, 0, 0,                        // mov $43, %eax
+    0xbf, 0x04, 0, 0, 0,                        // mov $4, %edi
+    0x48, 0x8d, 0xb4, 0x24, 0x00, 0xff, 0xff, 0xff,   // lea -256(%rsp), %rsi
+    0x0f, 0x05,                                 // syscall
+    0x89, 0xc7,                                 // mov %eax, %edi
+    0xb8, 0x02, 0, 0, 0,                        // mov $2, %eax (exit)
+    0x0f, 0x05,                                 // syscall
+  };
+#else
+  static const uchar code[] = {
+    0x13, 0x05, 0x40, 0x00,     // addi a0, zero, 4
+    0x93, 0x05, 0x01, 0xf0,     // addi a1, sp, -256
+    0x93, 0x08, 0xb0, 0x02,     // addi a7, zero, 43
+    0x73, 0x00, 0x00, 0x00,     // ecall
+    0x93, 0x08, 0x20, 0x00,     // addi a7, zero, 2 (exit)
+    0x73, 0x00, 0x00, 0x00,     // ecall
+  };
+#endif
+  memcpy(b, code, sizeof code);
+  return sizeof code;
+}
+
+// A one-segment ELF at vaddr whose code (at file offset 120) sets up a
+// ring. Returns its size.
+static int
+make_setup_elf(uchar *b, ulong vaddr)
+{
+  int n = 120 + put_setup_code(b + 120);
+
+  make_elf(b, 2, ELF_MACHINE_SELF);
+  put_le(b + 24, vaddr + 120, 8);   // e_entry
+  put_le(b + 80, vaddr, 8);         // p_vaddr
+  put_le(b + 88, vaddr, 8);         // p_paddr
+  put_le(b + 96, n, 8);             // p_filesz
+  put_le(b + 104, 0x1000, 8);       // p_memsz
+  return n;
+}
+
+#define MMAP_BASE 0x2000000000UL    // the kernel's USER_MMAP_BASE: rings from here
+
+// exechigh: a program's segments cannot reach the addresses where the
+// kernel maps io_uring rings. One that ends just below them (its stack
+// would land among them) either is refused or runs and sets up a ring
+// elsewhere; one inside them, or far above, is refused with ENOEXEC.
+void
+t_exechigh(void)
+{
+  char *av[] = { "high", 0 }, d[160];
+  uchar *b = (uchar *)buf;
+  int st;
+
+  if (!enter_scratch("/ut_high"))
+    return;
+  need("below", put_file("below", b, make_setup_elf(b, MMAP_BASE - 0x1000)));
+  need("inside", put_file("inside", b, make_setup_elf(b, MMAP_BASE + 0x1000)));
+  need("above", put_file("above", b, make_setup_elf(b, 0x100000000000UL)));
+  st = try_exec("below", av);
+  snprintf(d, sizeof d, "child %s: want exec to fail with ENOEXEC or the program to exit",
+           wstatus(st));
+  expect_true("just_below_window", st >= 0 && WIFEXITED(st), d);
+  expect_exec_err("inside_window", "inside", av, ENOEXEC);
+  expect_exec_err("far_above", "above", av, ENOEXEC);
+  leave_scratch("/ut_high");
 }
 
 // ------------------------------------------------------------ tests: pipes

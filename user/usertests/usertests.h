@@ -57,6 +57,7 @@ void t_orphans(void);
 void t_exec(void);
 void t_execerr(void);
 void t_execnonelf(void);
+void t_exechigh(void);
 void t_pipe(void);
 void t_pipebig(void);
 void t_pingpong(void);
@@ -98,3 +99,12 @@ void t_badptr(void);
 void t_badfd(void);
 void t_nosys(void);
 void t_diskfull(void);
+
+// hostile.c
+void t_closeinuse(void);
+void t_linkproc(void);
+void t_linkmax(void);
+void t_chdirrace(void);
+void t_statpad(void);
+void t_cleartid(void);
+int probe_cleartid(void);

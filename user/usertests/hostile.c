@@ -1,0 +1,400 @@
+// usertests: what a careless or hostile program does to the kernel's
+// shared objects: closes a file another thread is using, links /proc
+// files, changes the shared cwd from two threads, piles up links, reads
+// padding out of fstat, and execs from a thread with a join word. None of
+// it may panic, hang or corrupt the kernel.
+
+#include "usertests.h"
+#include "user/proc.h"
+
+// ------------------------------------------------------------ closeinuse
+
+static int cp[2];                       // the pipe closeinuse closes
+static volatile int closer_done;
+
+// Thread body: close both ends of the pipe while the main thread reads.
+static void
+closer(void *arg)
+{
+  (void)arg;
+  sleep(10);
+  close(cp[0]);
+  close(cp[1]);
+  closer_done = 1;
+}
+
+static int churn_fd;
+static volatile int churn_stop;
+
+// Thread body: dup and close churn_fd's file as fast as it can.
+static void
+churner(void *arg)
+{
+  (void)arg;
+  while (!churn_stop) {
+    int fd = dup(churn_fd);
+    if (fd >= 0)
+      close(fd);
+  }
+}
+
+// closeinuse's child: a read blocked on a pipe whose two ends another
+// thread closes; then fstat, lseek, read and dup racing close on one file.
+static void
+closeinuse_child(long unused)
+{
+  struct stat st;
+  char c;
+  int r, tid;
+
+  (void)unused;
+  if (pipe(cp) < 0)
+    exit(10);
+  if ((tid = thread_create(closer, 0)) < 0)
+    exit(11);
+  r = read(cp[0], &c, 1);       // the reference it holds keeps the pipe
+  if (r != 0 || !closer_done)
+    exit(12);                   // EOF once the write end is gone
+  thread_join(tid);
+  if (put_file("ciu", "0123456789", 10) < 0)
+    exit(13);
+  for (int round = 0; round < 200; round++) {
+    churn_stop = 0;
+    if ((churn_fd = open("ciu", O_RDONLY)) < 0)
+      exit(14);
+    if ((tid = thread_create(churner, 0)) < 0)
+      exit(15);
+    for (int i = 0; i < 20; i++) {
+      fstat(churn_fd, &st);
+      lseek(churn_fd, 0, SEEK_SET);
+      read(churn_fd, &c, 1);
+    }
+    close(churn_fd);            // under the churner's dup
+    churn_stop = 1;
+    thread_join(tid);
+    for (int fd = 3; fd < NOFILE; fd++)
+      close(fd);
+  }
+  exit(0);
+}
+
+// closeinuse: a file a system call is using stays alive when another
+// thread closes its descriptor: the blocked read ends with EOF (not a
+// wedged machine), and fstat/lseek/read/dup racing close() end cleanly.
+void
+t_closeinuse(void)
+{
+  static const char *const why[] = {
+    [10] = "pipe failed", [11] = "thread_create failed",
+    [12] = "the read did not end with EOF after both ends were closed",
+    [13] = "put_file failed", [14] = "open failed", [15] = "thread_create failed",
+  };
+  char d[128];
+  int st;
+
+  if (!enter_scratch("/ut_ciu"))
+    return;
+  st = in_child(closeinuse_child, 0);
+  snprintf(d, sizeof d, "child %s%s%s", wstatus(st),
+           st > 0 && WIFEXITED(st) && WEXITSTATUS(st) >= 10 && WEXITSTATUS(st) <= 15 ? ": " : "",
+           st > 0 && WIFEXITED(st) && WEXITSTATUS(st) >= 10 && WEXITSTATUS(st) <= 15
+             ? why[WEXITSTATUS(st)] : "");
+  expect_true("survives", st == 0, d);
+  unlink("ciu");
+  leave_scratch("/ut_ciu");
+}
+
+// ------------------------------------------------------------ links
+
+#define LP_PROCS 50
+
+// linkproc: link() of a /proc file is refused with EXDEV before anything
+// changes: /proc/meminfo, and /proc/PID/stat of 50 live processes. A
+// kernel that counted the link first "updated" each /proc inode on disk,
+// over the real inodes sharing its number's block: nothing may be
+// written to the disk meanwhile. Then a file of 100 blocks is written
+// and read back through the buffer cache.
+void
+t_linkproc(void)
+{
+  int pids[LP_PROCS], n = 0, p[2], bad = 0, r, fd;
+  char path[40], c, d[96], disk[16];
+  long ds0[7], ds1[7];
+  int nds;
+
+  int rm;
+
+  if (!need("pipe", pipe(p)))
+    return;
+  for (; n < LP_PROCS; n++) {
+    if ((pids[n] = fork()) == 0) {
+      close(p[1]);
+      read(p[0], &c, 1);        // until the parent closes the pipe
+      exit(0);
+    }
+    if (pids[n] < 0)
+      break;
+  }
+  // No check is made (each one writes its result to disk) until ds1.
+  nds = read_diskstats(disk, ds0, 7);
+  rm = link("/proc/meminfo", "/ut_lp");
+  if (rm == 0)
+    unlink("/ut_lp");
+  for (int i = 0; i < n; i++) {
+    snprintf(path, sizeof path, "/proc/%d/stat", pids[i]);
+    if ((r = link(path, "/ut_lp")) != -EXDEV) {
+      if (!bad)
+        snprintf(d, sizeof d, "link(%s) returned %s, want -EXDEV", path, val(r));
+      bad++;
+      if (r == 0)
+        unlink("/ut_lp");
+    }
+  }
+  if (nds == 7)
+    nds = read_diskstats(disk, ds1, 7);
+  expect("meminfo", rm, -EXDEV);
+  expect_true("pid_stat_50", n == LP_PROCS && !bad, n < LP_PROCS ? "fork failed" : d);
+  if (nds == 7) {
+    snprintf(d, sizeof d, "%ld disk writes (%ld sectors) during the refused links, want 0",
+             ds1[4] - ds0[4], ds1[6] - ds0[6]);
+    expect_true("no_disk_write", ds1[4] == ds0[4], d);
+  } else {
+    expect_true("no_disk_write", 0, "/proc/diskstats cannot be read");
+  }
+  close(p[1]);
+  for (int i = 0; i < n; i++)
+    waitpid(pids[i], 0, 0);
+  close(p[0]);
+  r = open("/usertests", O_RDONLY);
+  expect_true("root_intact", r >= 0 && read(r, buf, 4) == 4 && memcmp(buf, "\177ELF", 4) == 0,
+              "/usertests no longer reads as an ELF file");
+  if (r >= 0)
+    close(r);
+  fd = open("/ut_lp100", O_CREAT | O_RDWR);
+  r = fd < 0 ? -1 : write_pattern(fd, 0, 100 * BSIZE, 7);
+  expect("write_100_blocks", r, 100 * BSIZE);
+  if (fd >= 0)
+    lseek(fd, 0, SEEK_SET);
+  r = fd < 0 ? -1 : check_pattern(fd, 0, 100 * BSIZE, 7, 4096);
+  expect("read_100_blocks", r, 100 * BSIZE);
+  close(fd);
+  unlink("/ut_lp100");
+}
+
+#define LINKDIRS 32
+
+// linkmax: nlink stops at LINK_MAX: the next link() fails with EMLINK and
+// the file is unchanged; every name then unlinks (a wrapped nlink made
+// the next unlink panic). Slow (32767 links): run by name.
+void
+t_linkmax(void)
+{
+  char name[32], d[96];
+  int made = 1, r = 0;
+  struct stat st;
+
+  if (!enter_scratch("/ut_lm") || !need("file", put_file("f", "x", 1)))
+    return;
+  for (int dir = 0; dir < LINKDIRS; dir++) {
+    snprintf(name, sizeof name, "d%d", dir);
+    need("mkdir", mkdir(name));
+  }
+  while (made < LINK_MAX) {
+    snprintf(name, sizeof name, "d%d/%d", made % LINKDIRS, made / LINKDIRS);
+    if ((r = link("f", name)) < 0)
+      break;
+    made++;
+  }
+  snprintf(d, sizeof d, "link number %d failed with %s", made + 1, val(r));
+  expect_true("to_max", made == LINK_MAX, d);
+  expect("one_more", link("f", "extra"), -EMLINK);
+  int fd = open("f", O_RDONLY);
+  expect_true("nlink_max", fd >= 0 && fstat(fd, &st) == 0 && st.nlink == LINK_MAX,
+              "fstat does not say LINK_MAX links");
+  close(fd);
+  r = 0;
+  for (int i = 1; i < made && r == 0; i++) {
+    snprintf(name, sizeof name, "d%d/%d", i % LINKDIRS, i / LINKDIRS);
+    r = unlink(name);
+  }
+  expect("unlink_all", r, 0);
+  expect("unlink_last", unlink("f"), 0);
+  for (int dir = 0; dir < LINKDIRS; dir++) {
+    snprintf(name, sizeof name, "d%d", dir);
+    unlink(name);
+  }
+  leave_scratch("/ut_lm");
+}
+
+// ------------------------------------------------------------ chdirrace
+
+static volatile int cd_stop;
+
+// Thread body: chdir between the two scratch directories, and resolve a
+// relative path in each.
+static void
+chdirrer(void *arg)
+{
+  int fd;
+
+  (void)arg;
+  while (!cd_stop) {
+    chdir("/ut_cd/a");
+    if ((fd = open("here", O_RDONLY)) >= 0)
+      close(fd);
+    chdir("/ut_cd/b");
+  }
+}
+
+// chdirrace: threads sharing a cwd change it at once, 3 of them, for a
+// few thousand rounds: the old cwd is dropped exactly once each time (a
+// double drop freed the inode under the others), relative lookups keep
+// working, and the directories can be removed afterwards.
+void
+t_chdirrace(void)
+{
+  int tids[3], fd, ok = 0;
+
+  if (!need("mkdir", mkdir("/ut_cd")) || !need("mkdir_a", mkdir("/ut_cd/a")) ||
+      !need("mkdir_b", mkdir("/ut_cd/b")) || !need("file", put_file("/ut_cd/a/here", "a", 1)) ||
+      !need("file", put_file("/ut_cd/b/here", "b", 1)))
+    return;
+  cd_stop = 0;
+  for (int i = 0; i < 3; i++)
+    tids[i] = thread_create(chdirrer, 0);
+  for (int i = 0; i < 2000; i++) {
+    chdir("/ut_cd/b");
+    chdir("/ut_cd/a");
+  }
+  cd_stop = 1;
+  for (int i = 0; i < 3; i++)
+    if (tids[i] > 0)
+      thread_join(tids[i]);
+  chdir("/ut_cd/a");
+  if ((fd = open("here", O_RDONLY)) >= 0) {
+    ok = read(fd, buf, 1) == 1 && buf[0] == 'a';
+    close(fd);
+  }
+  expect_true("relative_lookup", ok, "/ut_cd/a/here does not read 'a' through the cwd");
+  chdir("/");
+  unlink("/ut_cd/a/here");
+  unlink("/ut_cd/b/here");
+  expect("rmdir_a", unlink("/ut_cd/a"), 0);
+  expect("rmdir_b", unlink("/ut_cd/b"), 0);
+  expect("rmdir", unlink("/ut_cd"), 0);
+}
+
+// ------------------------------------------------------------ statpad
+
+// statpad: fstat writes every byte of struct stat, the padding after
+// nlink too (it used to carry four bytes of kernel stack out).
+void
+t_statpad(void)
+{
+  struct stat st;
+  uchar *b = (uchar *)&st;
+  int fds[3], bad = 0;
+  char d[96];
+
+  fds[0] = open("/usertests", O_RDONLY);
+  fds[1] = open("/", O_RDONLY);
+  fds[2] = open("/proc/meminfo", O_RDONLY);
+  for (int i = 0; i < 3; i++) {
+    memset(&st, 0xa5, sizeof st);
+    if (fds[i] < 0 || fstat(fds[i], &st) < 0) {
+      bad = -1;
+      continue;
+    }
+    for (ulong o = __builtin_offsetof(struct stat, nlink) + sizeof st.nlink;
+         o < __builtin_offsetof(struct stat, size); o++)
+      if (b[o] != 0 && !bad) {
+        snprintf(d, sizeof d, "fd %d: padding byte %lu is 0x%x, want 0", i, o, b[o]);
+        bad = 1;
+      }
+    close(fds[i]);
+  }
+  expect_true("zeroed", bad == 0, bad < 0 ? "open or fstat failed" : d);
+}
+
+// ------------------------------------------------------------ cleartid
+
+// Thread body for cleartid's child: exec the probe, which sees whether
+// the kernel still means to zero our join word in its image.
+static void
+exec_probe(void *arg)
+{
+  char *av[] = { PROBE, "cleartid", 0 };
+
+  (void)arg;
+  exec(SELF, av);
+  exit(120);
+}
+
+static void
+sleeper(void *arg)
+{
+  (void)arg;
+  for (;;)
+    sleep(HZ);
+}
+
+// cleartid's child: thread slot 0 sleeps, slot 1 execs (so its join word
+// is the second slot's); the exit status is the probe's.
+static void
+cleartid_child(long unused)
+{
+  (void)unused;
+  if (thread_create(sleeper, 0) < 0 || thread_create(exec_probe, 0) < 0)
+    exit(121);
+  for (;;)
+    sleep(HZ);
+}
+
+// cleartid: exec forgets the join word (CLONE_CHILD_CLEARTID) of the
+// thread that execs: it is an address in the old image, and at exit the
+// kernel would zero whatever the new program keeps there.
+void
+t_cleartid(void)
+{
+  char d[96];
+  int st = in_child(cleartid_child, 0);
+
+  snprintf(d, sizeof d, "child %s%s", wstatus(st),
+           st > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 1
+             ? ": the exec'd thread's exit zeroed a word of the new image" : "");
+  expect_true("reset_at_exec", st == 0, d);
+}
+
+static volatile int w2_done;
+
+// The probe's second thread: lives a while, then says so and ends.
+static void
+late_thread(void *arg)
+{
+  (void)arg;
+  sleep(HZ / 2);
+  w2_done = 1;
+}
+
+// The probe's first thread: join the second. A join that returns before
+// the second thread ended means its join word was zeroed by someone else.
+static void
+joiner(void *arg)
+{
+  thread_join((int)(long)arg);
+  exit(w2_done ? 0 : 1);
+}
+
+// Probe "cleartid": two threads (slots 0 and 1, so the second one's join
+// word sits where the exec'd thread's was), then the main thread alone
+// ends. Exit 0 if the join worked, 1 if the word was zeroed early.
+int
+probe_cleartid(void)
+{
+  int w2 = thread_create(sleeper, 0);   // slot 0, a stand-in
+  int t;
+
+  if (w2 < 0 || (t = thread_create(late_thread, 0)) < 0 || thread_create(joiner, (void *)(long)t) < 0)
+    return 122;
+  exit_thread(0);                       // the exec'd thread's exit
+}
