@@ -5,6 +5,7 @@
 #   make check        every test suite; closes with "N passed, N failed"
 #   make matrix       every lab grader against every series and wrong fix
 #   make bench        figures: build time, boot time (medians)
+#   make fsck         check an image: IMG=path (default: the built fs.img)
 #   make deps         install the Debian packages that are missing
 #   make clean
 # ARCH=riscv64 (default) or x86_64; CPUS=3 (default); TOOLPREFIX= overrides the probe.
@@ -132,6 +133,16 @@ $(MKFS): mkfs/mkfs.c kernel/fs_format.h kernel/stat.h
 $(B)/fs.img: $(MKFS) $(UPROGS) README.md
 	$(MKFS) $@ README.md $(UPROGS)
 
+# fsck, the image checker: `make fsck IMG=path` (the built image by default).
+FSCK := build/fsck
+$(FSCK): mkfs/fsck.c kernel/fs_format.h kernel/stat.h
+	@mkdir -p build
+	$(HOSTCC) -Wall -Werror -O2 -I. -o $@ mkfs/fsck.c
+
+IMG ?= $(B)/fs.img
+fsck: $(FSCK) $(if $(filter $(B)/fs.img,$(IMG)),$(B)/fs.img)
+	$(FSCK) $(IMG)
+
 # The host tool the test harness waits with (labs/grade/lib.sh).
 $(LOGWAIT): tools/logwait.c
 	@mkdir -p build
@@ -197,7 +208,7 @@ clean:
 	rm -rf build .gdbinit
 
 FORCE:
-.PHONY: all qemu qemu-gdb qemu-cmd check check-arch matrix matrix-arch bench bench-arch deps clean FORCE
+.PHONY: all fsck qemu qemu-gdb qemu-cmd check check-arch matrix matrix-arch bench bench-arch deps clean FORCE
 
 # ---------------------------------------------------------------- labs
 # make grade LAB=name runs labs/grade/name.sh against this tree.

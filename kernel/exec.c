@@ -183,8 +183,10 @@ int kernel_execve(const char *path, char *const argv[], bool user_argv)
   if ((err = de_thread()) < 0)
     goto fail;
   struct task *t = current;
+  spin_lock(&tasklist_lock);   // t->mm changes under it (see do_exit())
   struct mm_struct *old = t->mm;
-  t->mm = mm;
+  WRITE_ONCE(t->mm, mm);
+  spin_unlock(&tasklist_lock);
   switch_mm_sync(mm);
   if (old)
     mmput(old);

@@ -110,9 +110,16 @@ void __noreturn do_exit(int code)
   t->files = NULL;
   t->fs = NULL;
   if (t->mm) {   // leave the user page table before letting it go
+    // t->mm goes first: a timer tick loads t->mm (switch_mm_sync()), and
+    // one between the switch and the clearing would put this CPU back on
+    // the page table mmput() frees. Under tasklist_lock, so that a tracer
+    // peeking at us (it holds the lock) is done with the mm before we
+    // drop it.
+    spin_lock(&tasklist_lock);
     struct mm_struct *mm = t->mm;
+    WRITE_ONCE(t->mm, NULL);
+    spin_unlock(&tasklist_lock);
     switch_mm_sync(NULL);
-    t->mm = NULL;
     mmput(mm);
   }
   exit_ptrace(t);   // our tracees run on

@@ -133,12 +133,16 @@ bool ptrace_wait_consider(struct task *t, int *status)
 }
 
 // Read or write one word of a stopped tracee's memory. Like Linux's
-// FOLL_FORCE, a debugger may write read-only text (breakpoints).
+// FOLL_FORCE, a debugger may write read-only text (breakpoints). Caller
+// holds tasklist_lock, under which do_exit() clears t->mm: the mm read
+// here lives until the caller lets go, even if a SIGKILL has just woken
+// the tracee.
 static int ptrace_access_word(struct task *t, u64 addr, u64 *word, bool write)
 {
-  if (!t->mm || (addr & 7))
+  struct mm_struct *mm = READ_ONCE(t->mm);
+  if (!mm || (addr & 7))
     return -EIO;
-  return access_process_vm(t->mm, addr, word, sizeof(*word), write, true) < 0 ? -EIO : 0;
+  return access_process_vm(mm, addr, word, sizeof(*word), write, true) < 0 ? -EIO : 0;
 }
 
 // The requests that need a stopped tracee. Caller holds tasklist_lock;

@@ -111,7 +111,7 @@ struct task {
   // Private to the task (or set before it first runs):
   u32 flags;               // TF_*
   void *kstack;
-  struct mm_struct *mm;
+  struct mm_struct *mm;    // set by the task under tasklist_lock (ptrace reads it there)
   struct files_struct *files;
   struct fs_struct *fs;
   u64 clear_child_tid;     // user address zeroed and futex-woken at exit

@@ -30,6 +30,7 @@ uringtests 2           suite_program uringtests 240
 matrix     $BOOT_CPUS  suite_matrix
 jobctl     $BOOT_CPUS  suite_jobctl
 logcrash   $BOOT_CPUS  suite_logcrash
+fsck       host        suite_fsck
 "
 
 # fresh_image NAME: copy the built image to $TESTDIR/NAME.img; print its path.
@@ -332,6 +333,77 @@ suite_mkfs() {
 		pass "mkfs: builds a good image of FSSIZE*BSIZE bytes"
 	fi
 	rm -rf "$_sm_dir/many" "$_sm_dir/huge" "$_sm_dir/big" "$_sm_dir/out.img"
+}
+
+# poke IMG OFFSET OCTAL...: write the bytes (printf octal escapes) at
+# OFFSET of IMG, in place.
+poke() {
+	_pk_img=$1 _pk_off=$2
+	shift 2
+	printf "$*" | dd of="$_pk_img" bs=1 seek="$_pk_off" conv=notrunc status=none
+}
+
+# fsck_finds ID WHAT IMG PATTERN: fsck must call IMG damaged (exit 1), on
+# a line matching PATTERN, without crashing.
+fsck_finds() {
+	"$FSCK" -q "$3" > "$TESTDIR/fsck/$1.out" 2>&1
+	_ff_st=$?
+	if [ $_ff_st -gt 2 ]; then
+		fail "fsck: $2: fsck itself crashed (status $_ff_st)"
+	elif [ $_ff_st -ne 1 ]; then
+		fail "fsck: $2: exit $_ff_st, want 1 (damaged): $(head -n 1 "$TESTDIR/fsck/$1.out")"
+	elif ! grep -q -e "$4" "$TESTDIR/fsck/$1.out"; then
+		fail "fsck: $2: no line says /$4/: $(head -n 1 "$TESTDIR/fsck/$1.out")"
+	else
+		pass "fsck: $2: $(grep -m 1 -e "$4" "$TESTDIR/fsck/$1.out" | sed 's/^fsck: [^:]*: //')"
+	fi
+}
+
+# suite_fsck: every image the suites left behind is clean (logcrash's
+# after its recovery boot); then damaged copies of fs.img get a clear
+# report and exit 1, never a crash of fsck itself.
+FSCK=${FSCK:-build/fsck}
+suite_fsck() {
+	if [ ! -x "$FSCK" ]; then
+		fail "fsck: $FSCK not built (run make)"
+		return
+	fi
+	for _sf_img in "$IMG" "$TESTDIR"/*.img; do
+		case $_sf_img in *-xv6*.img | "$TESTDIR/*.img") continue ;; esac
+		if _sf_out=$("$FSCK" "$_sf_img" 2>&1); then
+			pass "fsck: $(basename "$_sf_img") clean"
+		else
+			fail "fsck: $(basename "$_sf_img"): $(echo "$_sf_out" | head -n 3 | tr '\n' ' ')"
+		fi
+	done
+	_sf_d=$TESTDIR/fsck
+	rm -rf "$_sf_d" && mkdir -p "$_sf_d" || return
+	# Where inodes 2 and 3 (README.md and the first program) sit.
+	_sf_istart=$(od -A n -t u4 -j $((1024 + 24)) -N 4 "$IMG" | tr -d ' ')
+	_sf_i2=$((_sf_istart * 1024 + 2 * 64)) _sf_i3=$((_sf_istart * 1024 + 3 * 64))
+	_sf_c=$_sf_d/c.img
+	cp "$IMG" "$_sf_c" && truncate -s 102400 "$_sf_c"
+	fsck_finds truncated "an image cut to 100 blocks" "$_sf_c" truncated
+	: > "$_sf_c"
+	fsck_finds empty "an empty file" "$_sf_c" "not a tasklab image"
+	head -c $((1024 * 1024)) /dev/zero | tr '\000' '\245' > "$_sf_c"
+	fsck_finds garbage "1 MiB of garbage" "$_sf_c" "magic"
+	cp "$IMG" "$_sf_c" && poke "$_sf_c" $((1024 + 24)) '\377\377\377\177'
+	fsck_finds badsuper "a superblock with a wild inode start" "$_sf_c" "superblock"
+	cp "$IMG" "$_sf_c"
+	head -c $((8 * 1024)) /dev/zero | tr '\000' '\377' |
+		dd of="$_sf_c" bs=1024 seek="$_sf_istart" conv=notrunc status=none
+	fsck_finds badinodes "inode blocks of all ones" "$_sf_c" "no type"
+	cp "$IMG" "$_sf_c"
+	dd if="$IMG" of="$_sf_c" bs=1 skip=$((_sf_i2 + 12)) seek=$((_sf_i3 + 12)) count=4 conv=notrunc status=none
+	fsck_finds crossed "two inodes sharing a block" "$_sf_c" "is in inode 2 and in inode 3"
+	cp "$IMG" "$_sf_c" && poke "$_sf_c" $((_sf_i2 + 6)) '\005\000'
+	fsck_finds nlink "a wrong link count" "$_sf_c" "inode 2: nlink 5"
+	cp "$IMG" "$_sf_c" && poke "$_sf_c" "$_sf_i2" '\000\000'
+	fsck_finds freenamed "a directory entry naming a free inode" "$_sf_c" "which is free"
+	cp "$IMG" "$_sf_c" && poke "$_sf_c" $((_sf_i2 + 8)) '\000\000\000\000'
+	fsck_finds size "a file with blocks past its size" "$_sf_c" "past the end"
+	rm -f "$_sf_c"
 }
 
 # On a branch of one's own whose kernel/ is not the baseline's (a

@@ -358,3 +358,48 @@ t_stopstate(void)
   }
   stop_target(&t);
 }
+
+// PEEK/POKE racing the tracee's death: a third process sends SIGKILL
+// while the tracer pokes and peeks as fast as it can, 30 times. Each
+// call works or fails cleanly (ESRCH, EIO) as the tracee goes; none
+// reaches its memory once it is freed, and the tracee is reaped.
+void
+t_pokeexit(void)
+{
+  struct target t;
+  int st, killer, bad = 0, rounds = 0;
+  long r;
+  ulong w;
+
+  for (; rounds < 30 && !bad; rounds++) {
+    if (start_target(&t, 0, 0, 0) < 0 || !need("attach", attach_wait(t.pid, &st)))
+      break;
+    if ((killer = fork()) == 0) {
+      sleep(1 + rounds % 3);
+      kill(t.pid, SIGKILL);
+      exit(0);
+    }
+    do {
+      r = ptrace(PTRACE_POKEDATA, t.pid, (void *)&magic, (void *)MAGIC0);
+      if (r == 0)
+        r = ptrace(PTRACE_PEEKDATA, t.pid, (void *)&magic, &w);
+    } while (r == 0);
+    if (r != -ESRCH && r != -EIO) {
+      snprintf(detail, sizeof detail, "round %d: ptrace returned %s, want 0, ESRCH or EIO",
+               rounds, val(r));
+      bad = 1;
+    }
+    waitpid(killer, 0, 0);
+    st = 0;
+    if (!bad && reap_within(t.pid, &st, 3 * HZ) != t.pid) {
+      snprintf(detail, sizeof detail, "round %d: the killed tracee was not reaped in 3 s", rounds);
+      bad = 1;
+    } else if (!bad && !(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)) {
+      snprintf(detail, sizeof detail, "round %d: tracee %s, want killed by 9", rounds, wstatus(st));
+      bad = 1;
+    }
+    if (bad)
+      stop_target(&t);
+  }
+  expect_true("rounds_30", !bad && rounds == 30, bad ? detail : "a target did not start");
+}

@@ -30,6 +30,7 @@ static const struct test tests[] = {
   { "attach8", t_attach8 },
   { "peekpoke", t_peekpoke },
   { "peekbad", t_peekbad },
+  { "pokeexit", t_pokeexit },
   { "getregs", t_getregs },
   { "stopstate", t_stopstate },
   { "setregs", t_setregs },

@@ -56,6 +56,7 @@ void t_attach1(void);
 void t_attach8(void);
 void t_peekpoke(void);
 void t_peekbad(void);
+void t_pokeexit(void);
 void t_getregs(void);
 void t_setregs(void);
 void t_stopstate(void);

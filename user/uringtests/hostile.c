@@ -46,15 +46,8 @@ t_tamper(void)
   int pfd[2], r;
   long before;
 
-  if (!ring_init(&ring, 8, 0))  // warm up: the io-wq pool is not counted
+  if (!warm_up_pool())
     return;
-  sqe = io_uring_get_sqe(&ring);
-  io_uring_prep_nop(sqe);
-  io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
-  io_uring_submit(&ring);
-  if (!need("warm_up", wait_cqe_ticks(&ring, &cqe, 3 * HZ)))
-    return;
-  io_uring_queue_exit(&ring);
   sleep(2);
   before = freemem();
   if (!ring_init(&ring, 8, 0))

@@ -200,18 +200,8 @@ t_closecancel(void)
   int pfd[2], t0, r, tick;
   long before;
 
-  // Make the process's io-wq pool (it lives as long as the process) and
-  // the pipe first, so that they are not counted.
-  if (!ring_init(&ring, 4, 0))
-    return;
-  sqe = io_uring_get_sqe(&ring);
-  io_uring_prep_nop(sqe);
-  io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
-  io_uring_submit(&ring);
-  if (!need("warm_up", wait_cqe_ticks(&ring, &cqe, 3 * HZ)))
-    return;
-  io_uring_queue_exit(&ring);
-  if (!need("pipe", pipe(pfd)))
+  // The pool and the pipe first, so that they are not counted.
+  if (!warm_up_pool() || !need("pipe", pipe(pfd)))
     return;
   sleep(2);
   before = freemem();

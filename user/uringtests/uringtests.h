@@ -29,6 +29,7 @@ int count_threads(int pid, const char *name, char state);
 int await_threads(int pid, const char *name, char state, int want, int ticks);
 void crc_init(void);
 int ring_init(struct io_uring *ring, unsigned entries, unsigned flags);
+int warm_up_pool(void);
 int wait_cqe_ticks(struct io_uring *ring, struct io_uring_cqe **cqe, int ticks);
 long one_request(struct io_uring *ring, const char *name, unsigned long *ud);
 void t_copy0(void);
