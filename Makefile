@@ -5,6 +5,7 @@
 #   make check        every test suite; closes with "N passed, N failed"
 #   make matrix       every lab grader against every series and wrong fix
 #   make bench        figures: build time, boot time (medians)
+#   make fuzz         a long syscall fuzzing campaign (FUZZ_SEED=, FUZZ_CALLS=)
 #   make fsck         check an image: IMG=path (default: the built fs.img)
 #   make deps         install the Debian packages that are missing
 #   make clean
@@ -77,7 +78,7 @@ KASM := $(wildcard kernel/arch/$(ARCH)/*.S)
 KOBJ := $(patsubst %.c,$(B)/%.o,$(KSRC)) $(patsubst %.S,$(B)/%.o,$(KASM))
 KERNEL := $(B)/kernel.elf
 
-all: $(KERNEL) $(B)/fs.img $(LOGWAIT)
+all: $(KERNEL) $(B)/fs.img $(LOGWAIT) build/fsck
 
 $(B)/kernel/%.o: kernel/%.c
 	@mkdir -p $(dir $@)
@@ -198,6 +199,15 @@ matrix-arch: deps
 bench:
 	@ARCHS="$(RUN_ARCHS)" TARGET=bench MAKE="$(MAKE)" sh tools/check-all.sh
 
+# A long fuzzing campaign per architecture (labs/grade/fuzz.sh: FUZZ_SEED,
+# FUZZ_CALLS, ...), then fsck of the image it leaves.
+fuzz:
+	@ARCHS="$(RUN_ARCHS)" TARGET=fuzz MAKE="$(MAKE)" sh tools/check-all.sh
+
+fuzz-arch: deps $(FSCK)
+	@$(MAKE) -s --no-print-directory all
+	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/fuzz.sh
+
 bench-arch: deps
 	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/bench.sh
 
@@ -208,7 +218,7 @@ clean:
 	rm -rf build .gdbinit
 
 FORCE:
-.PHONY: all fsck qemu qemu-gdb qemu-cmd check check-arch matrix matrix-arch bench bench-arch deps clean FORCE
+.PHONY: all fsck fuzz fuzz-arch qemu qemu-gdb qemu-cmd check check-arch matrix matrix-arch bench bench-arch deps clean FORCE
 
 # ---------------------------------------------------------------- labs
 # make grade LAB=name runs labs/grade/name.sh against this tree.

@@ -58,6 +58,7 @@ long lseek(int fd, long off, int whence);
 int poweroff(int code);         // 0: success; QEMU exits with code
 long freemem(void);             // free physical pages, for leak checks
 int fault_inject(int what);     // 1: power off mid-commit of the next fs operation (tests)
+long syscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5);  // any call, by number
 
 
 // ---- signals (kernel/signal.h has the kernel's side)
