@@ -17,6 +17,7 @@
 //   ARCH_DISK_NAME, ARCH_DISK_MAJOR  the disk as Linux would name it (/proc/diskstats)
 //   ARCH_IRQ_DESCS       each irq_source's label and chip/device text (/proc/interrupts)
 //   pte bits as PTE_* and the inline helpers below
+//   FRAME_RA_OFFSET, FRAME_FP_OFFSET   the frame-pointer layout (stack traces)
 
 struct task;
 
@@ -72,6 +73,14 @@ bool arch_pte_present(pte_t pte);
 bool arch_pte_leaf(pte_t pte);
 u64  arch_pte_pa(pte_t pte);
 int  arch_pte_prot(pte_t pte);       // VM_* bits of a leaf
+
+// ---- stack traces (the watchdog, hung_task.c)
+// Where t's kernel stack walk starts: the frame pointer and pc it was
+// switched out with (t asleep, not on a CPU). arch_defs.h gives the frame
+// layout the walk follows: FRAME_RA_OFFSET and FRAME_FP_OFFSET, where the
+// return address and the caller's frame pointer sit relative to a frame
+// pointer.
+void arch_switched_frame(const struct task *t, u64 *fp, u64 *pc);
 
 // ---- time
 void arch_timer_next(void);          // arm this CPU's timer for one tick

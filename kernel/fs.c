@@ -105,22 +105,29 @@ struct inode *iget(u32 dev, u32 inum)
 }
 
 // Allocate a disk inode of the given type; returns it referenced and
-// unlocked, or NULL when no inode is free.
-struct inode *ialloc(u32 dev, short type)
+// unlocked, in *ipp and 0; -ENOSPC when no disk inode is free, -ENFILE
+// when the in-memory table is full.
+int ialloc(u32 dev, short type, struct inode **ipp)
 {
   for (u32 inum = 1; inum < sb.ninodes; inum++) {
     struct buf *b = bread(dev, IBLOCK(inum, sb));
     struct dinode *dip = (struct dinode *)b->data + inum % IPB;
     if (dip->type == 0) {
-      memset(dip, 0, sizeof(*dip));
-      dip->type = type;
-      log_write(b);
+      // The in-memory inode first: with the table full, the disk inode
+      // must stay free, or it would be lost (allocated, in no directory).
+      struct inode *ip = iget(dev, inum);
+      if (ip) {
+        memset(dip, 0, sizeof(*dip));
+        dip->type = type;
+        log_write(b);
+      }
       brelse(b);
-      return iget(dev, inum);
+      *ipp = ip;
+      return ip ? 0 : -ENFILE;
     }
     brelse(b);
   }
-  return NULL;
+  return -ENOSPC;
 }
 
 // Write a changed in-memory inode to disk. Caller holds ip->lock, in an op.
@@ -431,13 +438,15 @@ int namecmp(const char *a, const char *b)
   return strncmp(a, b, DIRSIZ);
 }
 
-// Look name up in directory dp (locked). Returns its inode, referenced and
-// unlocked, with the entry's offset in *poff; NULL if absent.
-struct inode *dirlookup(struct inode *dp, const char *name, u32 *poff)
+// Look name up in directory dp (locked). Returns 0 with its inode in *ipp,
+// referenced and unlocked, and the entry's offset in *poff; -ENOENT if
+// absent; -ENFILE if it is there but the inode table is full (which must
+// not read as absent: create() would make a second entry of that name).
+int dirlookup(struct inode *dp, const char *name, u32 *poff, struct inode **ipp)
 {
   struct dirent de;
   if (dp->dev == PROCDEV)
-    return procfs_lookup(dp, name);
+    return procfs_lookup(dp, name, ipp);
   if (dp->type != T_DIR)
     panic("dirlookup: not a directory");
   for (u32 off = 0; off < dp->size; off += sizeof(de)) {
@@ -446,10 +455,11 @@ struct inode *dirlookup(struct inode *dp, const char *name, u32 *poff)
     if (de.inum && namecmp(name, de.name) == 0) {
       if (poff)
         *poff = off;
-      return iget(dp->dev, de.inum);
+      *ipp = iget(dp->dev, de.inum);
+      return *ipp ? 0 : -ENFILE;
     }
   }
-  return NULL;
+  return -ENOENT;
 }
 
 // Add the entry (name, inum) to dp (locked, in an op). Returns 0,
@@ -457,11 +467,14 @@ struct inode *dirlookup(struct inode *dp, const char *name, u32 *poff)
 int dirlink(struct inode *dp, const char *name, u32 inum)
 {
   struct dirent de;
-  struct inode *ip = dirlookup(dp, name, NULL);
-  if (ip) {
+  struct inode *ip;
+  int err = dirlookup(dp, name, NULL, &ip);
+  if (err == 0) {
     iput(ip);
     return -EEXIST;
   }
+  if (err != -ENOENT)
+    return err;
   u32 off;
   for (off = 0; off < dp->size; off += sizeof(de)) {
     if (readi(dp, false, (u64)&de, off, sizeof(de)) != sizeof(de))
@@ -540,10 +553,10 @@ static int namex(const char *path, bool parent, char *name, struct inode **ipp)
       *ipp = ip;
       return 0;
     }
-    next = dirlookup(ip, name, NULL);
+    int e = dirlookup(ip, name, NULL, &next);
     iunlockput(ip);
-    if (!next)
-      return -ENOENT;
+    if (e < 0)
+      return e;
     ip = procfs_cross_mount(next);
     if (!ip)
       return -ENFILE;

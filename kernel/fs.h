@@ -49,7 +49,7 @@ extern struct superblock sb;
 // fs.c
 void fs_init(int dev);
 void inode_cache_init(void);
-struct inode *ialloc(u32 dev, short type);
+int ialloc(u32 dev, short type, struct inode **ipp);
 struct inode *iget(u32 dev, u32 inum);
 struct inode *idup(struct inode *ip);
 void ilock(struct inode *ip);
@@ -62,7 +62,7 @@ long readi(struct inode *ip, bool user, u64 dst, u64 off, u64 n);
 bool readi_cached(struct inode *ip, u64 off, u64 n);
 long writei(struct inode *ip, bool user, u64 src, u64 off, u64 n);
 void stati(struct inode *ip, struct stat *st);
-struct inode *dirlookup(struct inode *dp, const char *name, u32 *poff);
+int dirlookup(struct inode *dp, const char *name, u32 *poff, struct inode **ipp);
 int dirlink(struct inode *dp, const char *name, u32 inum);
 bool dir_is_empty(struct inode *dp);
 int namei(const char *path, struct inode **ipp);

@@ -22,7 +22,7 @@
 enum proc_kind {
   PROC_ROOT, PROC_MEMINFO, PROC_PID_DIR, PROC_PID_STATUS, PROC_PID_STAT,
   PROC_TASK_DIR, PROC_TID_DIR, PROC_TID_STATUS, PROC_TID_STAT,
-  PROC_SYS, PROC_SYS_KERNEL, PROC_IO_THREAD_RACE, PROC_PID_IO, PROC_TID_IO, PROC_DISKSTATS,
+  PROC_SYS, PROC_SYS_KERNEL, PROC_SYSCTL, PROC_PID_IO, PROC_TID_IO, PROC_DISKSTATS,
   PROC_INTERRUPTS,
   PROC_NR_KINDS
 };
@@ -34,6 +34,19 @@ enum proc_kind {
 _Static_assert(PROC_NR_KINDS <= 16, "a procfs kind must fit PROC_KIND's 4 bits");
 
 static u32 proc_mount_inum;       // the disk directory /proc covers
+
+// The knobs of /proc/sys/kernel, in listing order; a PROC_SYSCTL inode's
+// id is its index. A knob holds a decimal number from 0 to max.
+static int io_thread_race_write(int v) { io_thread_race_set(v); return 0; }
+static const struct sysctl {
+  const char *name;
+  int (*get)(void);
+  int (*set)(int v);        // 0 or -errno
+  int max;
+} sysctls[] = {
+  { "hung_task_timeout_secs", hung_task_timeout_get, hung_task_timeout_set, 3600 },
+  { "io_thread_race_ticks", io_thread_race_get, io_thread_race_write, 60 * HZ },
+};
 
 // ---- mounting
 
@@ -107,8 +120,9 @@ static bool proc_exists(u32 inum)
   case PROC_INTERRUPTS:
   case PROC_SYS:
   case PROC_SYS_KERNEL:
-  case PROC_IO_THREAD_RACE:
     return true;
+  case PROC_SYSCTL:
+    return id < (int)ARRAY_SIZE(sysctls);
   case PROC_TID_DIR:
   case PROC_TID_STATUS:
   case PROC_TID_STAT:
@@ -190,7 +204,10 @@ static u32 proc_lookup_inum(u32 dinum, const char *name)
   case PROC_SYS:
     return namecmp(name, "kernel") == 0 ? PROC_INUM(PROC_SYS_KERNEL, 0) : 0;
   case PROC_SYS_KERNEL:
-    return namecmp(name, "io_thread_race_ticks") == 0 ? PROC_INUM(PROC_IO_THREAD_RACE, 0) : 0;
+    for (u32 i = 0; i < ARRAY_SIZE(sysctls); i++)
+      if (namecmp(name, sysctls[i].name) == 0)
+        return PROC_INUM(PROC_SYSCTL, i);
+    return 0;
   case PROC_TID_DIR:
     for (u32 i = 0; i < ARRAY_SIZE(tid_dir_files); i++)
       if (namecmp(name, tid_dir_files[i].name) == 0)
@@ -213,23 +230,29 @@ static u32 proc_parent(u32 inum, int tgid)
   }
 }
 
-// dirlookup() in a procfs directory (locked): the entry's inode,
-// referenced, or NULL.
-struct inode *procfs_lookup(struct inode *dp, const char *name)
+// dirlookup() in a procfs directory (locked): 0 with the entry's inode,
+// referenced, in *ipp; -ENOENT; or -ENFILE (the inode table is full).
+int procfs_lookup(struct inode *dp, const char *name, struct inode **ipp)
 {
-  if (namecmp(name, ".") == 0)
-    return idup(dp);
+  if (namecmp(name, ".") == 0) {
+    *ipp = idup(dp);
+    return 0;
+  }
   spin_lock(&tasklist_lock);
   u32 inum;
   if (namecmp(name, "..") == 0) {
     struct task *t = find_task_by_tid(PROC_ID(dp->inum));
     inum = proc_parent(dp->inum, t ? t->tgid : 0);
     spin_unlock(&tasklist_lock);
-    return inum ? iget(PROCDEV, inum) : iget(ROOTDEV, ROOTINO);
+    *ipp = inum ? iget(PROCDEV, inum) : iget(ROOTDEV, ROOTINO);
+  } else {
+    inum = proc_exists(dp->inum) ? proc_lookup_inum(dp->inum, name) : 0;
+    spin_unlock(&tasklist_lock);
+    if (!inum)
+      return -ENOENT;
+    *ipp = iget(PROCDEV, inum);
   }
-  inum = proc_exists(dp->inum) ? proc_lookup_inum(dp->inum, name) : 0;
-  spin_unlock(&tasklist_lock);
-  return inum ? iget(PROCDEV, inum) : NULL;
+  return *ipp ? 0 : -ENFILE;
 }
 
 // ---- file contents
@@ -351,8 +374,8 @@ static int proc_show(u32 inum, struct pbuf *b)
   int id = PROC_ID(inum);
   struct task *t;
   switch (PROC_KIND(inum)) {
-  case PROC_IO_THREAD_RACE:
-    PRINT(b, "%d\n", io_thread_race_get());
+  case PROC_SYSCTL:
+    PRINT(b, "%d\n", sysctls[id].get());
     return 0;
   case PROC_DISKSTATS:
     b->len = diskstats_show(b->s, PAGE_SIZE);   // one short line: it fits
@@ -407,7 +430,9 @@ static const char *const *fixed_entries(u32 inum)
 {
   static const char *const root[] = { ".", "..", "diskstats", "interrupts", "meminfo", "self", "sys", NULL };
   static const char *const sys[] = { ".", "..", "kernel", NULL };
-  static const char *const sys_kernel[] = { ".", "..", "io_thread_race_ticks", NULL };
+  static const char *const sys_kernel[] = { ".", "..", "hung_task_timeout_secs",
+                                            "io_thread_race_ticks", NULL };
+  _Static_assert(ARRAY_SIZE(sys_kernel) == ARRAY_SIZE(sysctls) + 3, "list every knob");
   static const char *const pid_dir[] = { ".", "..", "status", "stat", "io", "task", NULL };
   static const char *const tid_dir[] = { ".", "..", "status", "stat", "io", NULL };
   static const char *const dots[] = { ".", "..", NULL };
@@ -500,10 +525,11 @@ long procfs_read(struct file *f, u64 udst, long n)
 // May procfs inode ip be opened for writing? Only the knobs in /proc/sys.
 bool procfs_writable(struct inode *ip)
 {
-  return PROC_KIND(ip->inum) == PROC_IO_THREAD_RACE;
+  return PROC_KIND(ip->inum) == PROC_SYSCTL;
 }
 
-// write() to a /proc/sys knob: a decimal number. Returns n or -EINVAL.
+// write() to a /proc/sys knob: a decimal number from 0 to the knob's max,
+// maybe with a newline. Returns n, -EINVAL, -EFAULT or the knob's error.
 long procfs_write(struct file *f, u64 usrc, long n)
 {
   char buf[16];
@@ -511,11 +537,12 @@ long procfs_write(struct file *f, u64 usrc, long n)
     return -EINVAL;
   if (copy_from_user(buf, (void *)usrc, n) < 0)
     return -EFAULT;
+  const struct sysctl *k = &sysctls[PROC_ID(f->ip->inum)];
   int v = 0, i = 0;
-  for (; i < n && buf[i] >= '0' && buf[i] <= '9' && v <= 60 * HZ; i++)
-    v = v * 10 + buf[i] - '0';
-  if (i == 0 || (i < n && buf[i] != '\n') || v > 60 * HZ)
+  for (; i < n && buf[i] >= '0' && buf[i] <= '9' && v <= k->max; i++)
+    v = v * 10 + buf[i] - '0';   // stops past max, long before int overflows
+  if (i == 0 || (i < n && buf[i] != '\n') || v > k->max)
     return -EINVAL;
-  io_thread_race_set(v);
-  return n;
+  int err = k->set(v);
+  return err < 0 ? err : n;
 }

@@ -8,7 +8,7 @@ struct task;
 void procfs_init(void);
 struct inode *procfs_cross_mount(struct inode *ip);
 void procfs_fill_inode(struct inode *ip);
-struct inode *procfs_lookup(struct inode *dp, const char *name);
+int procfs_lookup(struct inode *dp, const char *name, struct inode **ipp);
 long procfs_read(struct file *f, u64 udst, long n);
 long procfs_write(struct file *f, u64 usrc, long n);
 bool procfs_writable(struct inode *ip);

@@ -75,8 +75,12 @@ static void __schedule(void)
     panic("__schedule: %d locks held by %d", c->noff, prev->tid);
   if (!(prev->flags & TF_IDLE) && *(u64 *)prev->kstack != STACK_END_MAGIC)
     panic("__schedule: kernel stack overflow in task %d", prev->tid);
-  if (prev->state == TASK_RUNNING)
+  if (prev->state == TASK_RUNNING) {
     enqueue_task(prev);
+  } else {
+    prev->last_switch_time = jiffies;   // the watchdog times sleeps from here
+    prev->hung_reported = false;
+  }
   struct task *next = dequeue_task();
   if (!next)
     next = c->idle;
@@ -96,9 +100,12 @@ static void __schedule(void)
   this_cpu()->intena = intena;
 }
 
-// Give up the CPU; the caller stays runnable. Holds no spinlock.
+// Give up the CPU; the caller stays runnable. Holds no spinlock. A
+// scheduling point for the watchdog, as an involuntary preemption
+// (preempt_check()) is not.
 void schedule(void)
 {
+  touch_softlockup_watchdog();
   spin_lock(&rq_lock);
   __schedule();
   spin_unlock(&rq_lock);
@@ -116,6 +123,7 @@ void wake_up_new_task(struct task *t)
 {
   spin_lock(&rq_lock);
   t->state = TASK_RUNNING;
+  t->watchdog_touch = jiffies;
   enqueue_task(t);
   spin_unlock(&rq_lock);
 }
@@ -154,6 +162,7 @@ bool wake_up_state(struct task *t, int states)
 static void sleep_on(void *chan, struct spinlock *lk, enum task_state state)
 {
   struct task *t = current;
+  touch_softlockup_watchdog();
   if (lk != &rq_lock) {
     spin_lock(&rq_lock);
     spin_unlock(lk);
@@ -230,6 +239,7 @@ static long schedule_timeout_state(long ticks, enum task_state state, struct spi
 {
   struct task *t = current;
   u64 deadline = jiffies + ticks;
+  touch_softlockup_watchdog();
   spin_lock(&rq_lock);
   if (lk)
     spin_unlock(lk);
@@ -301,7 +311,9 @@ void preempt_check(void)
   if (this_cpu()->noff)
     return;
   arch_irq_enable();
-  schedule();
+  spin_lock(&rq_lock);
+  __schedule();       // not schedule(): a preemption is no scheduling point of t's
+  spin_unlock(&rq_lock);
   arch_irq_disable();
 }
 

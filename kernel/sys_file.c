@@ -159,10 +159,10 @@ static int create(const char *path, short type, short major, short minor,
   if (dp->dev == PROCDEV) {
     // procfs makes no files: O_CREAT can only open one that is there
     // (echo N > /proc/sys/kernel/KNOB, as on Linux).
-    ip = may_exist ? dirlookup(dp, name, NULL) : NULL;
+    err = may_exist ? dirlookup(dp, name, NULL, &ip) : -EACCES;
     iunlockput(dp);
-    if (!ip)
-      return -EACCES;
+    if (err < 0)
+      return err == -ENOENT ? -EACCES : err;
     ilock(ip);
     if (ip->type == T_DIR) {
       iunlockput(ip);
@@ -171,8 +171,10 @@ static int create(const char *path, short type, short major, short minor,
     *ipp = ip;
     return 0;
   }
-  if ((ip = dirlookup(dp, name, NULL)) != NULL) {
+  if ((err = dirlookup(dp, name, NULL, &ip)) != -ENOENT) {
     iunlockput(dp);
+    if (err < 0)
+      return err;
     ilock(ip);
     if (may_exist && ip->type != T_DIR) {
       *ipp = ip;
@@ -190,9 +192,9 @@ static int create(const char *path, short type, short major, short minor,
     iunlockput(dp);
     return -EMLINK;
   }
-  if (!(ip = ialloc(dp->dev, type))) {
+  if ((err = ialloc(dp->dev, type, &ip)) < 0) {
     iunlockput(dp);
-    return -ENOSPC;
+    return err;
   }
   ilock(ip);
   ip->major = major;
@@ -399,10 +401,8 @@ long sys_unlink(struct pt_regs *regs)
     err = -EINVAL;
     goto out_dp;
   }
-  if (!(ip = dirlookup(dp, name, &off))) {
-    err = -ENOENT;
+  if ((err = dirlookup(dp, name, &off, &ip)) < 0)
     goto out_dp;
-  }
   ilock(ip);
   if (ip->nlink < 1)
     panic("unlink: inode %u has no links", ip->inum);

@@ -25,6 +25,7 @@ void irqentry_exit_to_user_mode(struct pt_regs *regs)
 {
   const u64 work = TIF_SIGPENDING | TIF_NEED_RESCHED;
   u64 flags;
+  touch_softlockup_watchdog();
   while ((flags = READ_ONCE(current->ti.flags)) & work) {
     arch_irq_enable();
     if (flags & TIF_NEED_RESCHED)

@@ -67,6 +67,8 @@ struct cpu {
   struct task *switched_from;  // rq_lock: task this CPU just switched away from
   struct mm_struct *active_mm; // address space loaded here (NULL: the kernel's)
   u64 tlb_gen_seen;        // active_mm->tlb_gen this CPU has flushed for
+  u64 last_tick;           // jiffies at its last timer tick (0: not up yet)
+  bool tick_reported;      // the watchdog named this CPU for a missing tick
   int id;
 };
 
@@ -81,6 +83,8 @@ struct task {
   bool on_cpu;             // still running on a CPU (maybe just switching out)
   int cpu;                 // CPU it runs or last ran on
   u64 wake_at;             // jiffies deadline of schedule_timeout(), 0 if none
+  u64 last_switch_time;    // jiffies when it last went to sleep (the watchdog)
+  bool hung_reported;      // the watchdog named it in this sleep
 
   // tasklist_lock (and, for used/signal/exit_state, the group's siglock):
   bool used;               // slot is allocated
@@ -116,6 +120,8 @@ struct task {
   struct fs_struct *fs;
   u64 clear_child_tid;     // user address zeroed and futex-woken at exit
   u64 utime, stime;        // ticks charged in user and kernel mode
+  u64 watchdog_touch;      // jiffies at its last scheduling point or user mode
+  bool lockup_reported;    // the watchdog named it in this stretch
   char comm[TASK_COMM_LEN];
 
   // Written only by the task itself (it counts its own reads and writes),
@@ -151,6 +157,14 @@ static inline void add_wchar(struct task *t, long n) { t->ioac.wchar += n; }
 static inline void inc_syscr(struct task *t) { t->ioac.syscr++; }
 static inline void inc_syscw(struct task *t) { t->ioac.syscw++; }
 
+// A scheduling point of current (a sleep or an attempt at one, a yield,
+// user mode): the watchdog's soft-lockup clock starts again.
+static inline void touch_softlockup_watchdog(void)
+{
+  current->watchdog_touch = READ_ONCE(jiffies);
+  current->lockup_reported = false;
+}
+
 // sched.c
 void sched_init_cpu(int cpu);
 void __noreturn cpu_idle(void);
@@ -171,6 +185,11 @@ void wake_expired_timers(void);
 void switch_mm_sync(struct mm_struct *mm);
 void tlb_shootdown_wait(struct mm_struct *mm, u64 gen);
 void resched_tick(void);
+
+// hung_task.c
+void watchdog_tick(bool from_user);
+int  hung_task_timeout_get(void);
+int  hung_task_timeout_set(int secs);
 
 // time.c
 void thread_group_cputime(struct task *t, u64 *utime, u64 *stime);

@@ -20,6 +20,7 @@ void do_timer_tick(bool from_user)
   // Catch up with another thread's unmap: tlb_shootdown_wait() counts
   // on every CPU doing this at least once a tick.
   switch_mm_sync(t->mm);
+  watchdog_tick(from_user);
   if (!(t->flags & TF_IDLE)) {
     if (from_user)
       t->utime++;

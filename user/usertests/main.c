@@ -16,8 +16,9 @@
 // PROBE); see probe() at the end.
 //
 // This file holds the table and the runner's setup; the tests are in the
-// other files here, one a topic (proc.c, fs.c, mem.c, syscalls.c), and the
-// helpers they share in util.c (all declared in usertests.h).
+// other files here, one a topic (proc.c, fs.c, dirs.c, mem.c, syscalls.c,
+// hostile.c), and the helpers they share in util.c (all declared in
+// usertests.h).
 
 #include "usertests.h"
 
@@ -59,6 +60,7 @@ static const struct test tests[] = {
   { "readdir", t_readdir, 0, 0 },
   { "concreate", t_concreate, 0, 0 },
   { "mknod", t_mknod, 0, 0 },
+  { "itablefull", t_itablefull, 0, 0 },
   { "dup", t_dup, 0, 0 },
   { "fdleak", t_fdleak, 0, 0 },
   { "sbrk", t_sbrk, 0, 0 },

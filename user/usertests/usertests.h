@@ -41,6 +41,7 @@ long check_pattern(int fd, long off, long n, int seed, int piece);
 int put_file(const char *path, const void *data, int n);
 int read_all(int fd, void *dst, int n);
 int get_file(const char *path, void *dst, int n);
+void expect_content(const char *check, const char *path, const char *want);
 void dename(const struct dirent *de, char *name);
 int count_entries(const char *path);
 int enter_scratch(const char *dir);
@@ -72,17 +73,20 @@ void t_lseek(void);
 void t_openerr(void);
 void t_bigfile(void);
 void t_maxfile(void);
+void t_dup(void);
+void t_fdleak(void);
+void t_diskstats(void);
+void t_interrupts(void);
+
+// dirs.c
 void t_dirs(void);
 void t_unlink(void);
 void t_links(void);
-void t_diskstats(void);
-void t_interrupts(void);
 void t_dirsiz(void);
 void t_readdir(void);
 void t_concreate(void);
 void t_mknod(void);
-void t_dup(void);
-void t_fdleak(void);
+void t_itablefull(void);
 
 // mem.c
 void f_read(long unused);

@@ -202,6 +202,20 @@ get_file(const char *path, void *dst, int n)
   return r;
 }
 
+// Check that path reads back as the string want.
+void
+expect_content(const char *check, const char *path, const char *want)
+{
+  char got[64], d[128];
+  int n = get_file(path, got, sizeof got - 1);
+
+  got[n > 0 ? n : 0] = 0;
+  if (n < 0)
+    snprintf(got, sizeof got, "%s", val(n));
+  snprintf(d, sizeof d, "%s holds \"%s\", want \"%s\"", path, got, want);
+  expect_true(check, n >= 0 && strcmp(got, want) == 0, d);
+}
+
 // Copy the name of directory entry de into name (DIRSIZ+1 bytes).
 void
 dename(const struct dirent *de, char *name)

@@ -59,6 +59,11 @@ struct context {
   u64 s[12];
 };
 
+// A frame (gcc -fno-omit-frame-pointer): s0 points just above the saved
+// return address and, below it, the caller's s0.
+#define FRAME_RA_OFFSET (-8)
+#define FRAME_FP_OFFSET (-16)
+
 // Per-task words trap.S reaches through tp. Must stay first in struct task.
 struct thread_info {
   u64 flags;              // TIF_* bits, changed atomically

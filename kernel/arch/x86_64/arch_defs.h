@@ -125,6 +125,10 @@ struct context {
   u64 rbx, rbp, r12, r13, r14, r15;
 };
 
+// A frame: rbp points at the caller's rbp, with the return address above.
+#define FRAME_RA_OFFSET 8
+#define FRAME_FP_OFFSET 0
+
 // Per-task words trap.S reaches. Must stay first in struct task.
 struct thread_info {
   u64 flags;              // TIF_* bits, changed atomically

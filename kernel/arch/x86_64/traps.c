@@ -208,6 +208,14 @@ void arch_copy_thread(struct task *t, void (*fn)(void *), void *arg)
   t->ti.context.r13 = (u64)arg;
 }
 
+// Where a stack trace of sleeping t starts: the rbp and rip that
+// arch_switch_to() saved.
+void arch_switched_frame(const struct task *t, u64 *fp, u64 *pc)
+{
+  *fp = t->ti.context.rbp;
+  *pc = t->ti.context.rip;
+}
+
 // The child of fork or clone returns 0 from the same system call as the
 // parent; a new thread starts on its own stack (sp != 0).
 void arch_fork_regs(struct pt_regs *child, const struct pt_regs *parent, u64 sp)
