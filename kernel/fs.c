@@ -216,44 +216,63 @@ void iunlockput(struct inode *ip)
   iput(ip);
 }
 
-// The address of entry i of indirect block *slot, allocating the
-// indirect block (and, if alloc, the entry's block). 0 if not there.
-static u32 indirect(struct inode *ip, u32 *slot, u32 i, bool alloc)
+// What bmap() does with the block it finds.
+enum bmap_op {
+  BMAP_FIND,    // return it, or 0
+  BMAP_ALLOC,   // allocate it (and the indirect blocks above it) if absent
+  BMAP_FREE,    // free it and clear its entry (the indirect blocks stay)
+};
+
+// Apply op to entry i of indirect block *slot (allocating *slot itself
+// for BMAP_ALLOC); returns the entry's block (before a BMAP_FREE), 0 if
+// none.
+static u32 indirect(struct inode *ip, u32 *slot, u32 i, enum bmap_op op)
 {
   if (*slot == 0) {
-    if (!alloc || (*slot = balloc(ip->dev)) == 0)
+    if (op != BMAP_ALLOC || (*slot = balloc(ip->dev)) == 0)
       return 0;
   }
   struct buf *b = bread(ip->dev, *slot);
   u32 *a = (u32 *)b->data;
   u32 addr = a[i];
-  if (addr == 0 && alloc && (addr = balloc(ip->dev)) != 0) {
+  if (addr == 0 && op == BMAP_ALLOC && (addr = balloc(ip->dev)) != 0) {
     a[i] = addr;
+    log_write(b);
+  } else if (addr != 0 && op == BMAP_FREE) {
+    bfree(ip->dev, addr);
+    a[i] = 0;
     log_write(b);
   }
   brelse(b);
   return addr;
 }
 
-// The disk block holding block bn of ip, allocating it if alloc.
-// 0 if absent (or the disk is full). Caller holds ip->lock.
-static u32 bmap(struct inode *ip, u32 bn, bool alloc)
+// Apply op to block bn of ip: returns the disk block holding it (before
+// a BMAP_FREE), 0 if absent (or, for BMAP_ALLOC, the disk is full).
+// Caller holds ip->lock, in an operation unless op is BMAP_FIND.
+static u32 bmap(struct inode *ip, u32 bn, enum bmap_op op)
 {
   if (bn < NDIRECT) {
-    if (ip->addrs[bn] == 0 && alloc)
-      ip->addrs[bn] = balloc(ip->dev);
-    return ip->addrs[bn];
+    u32 addr = ip->addrs[bn];
+    if (addr == 0 && op == BMAP_ALLOC)
+      addr = ip->addrs[bn] = balloc(ip->dev);
+    else if (addr != 0 && op == BMAP_FREE) {
+      bfree(ip->dev, addr);
+      ip->addrs[bn] = 0;
+    }
+    return addr;
   }
   bn -= NDIRECT;
   if (bn < NINDIRECT)
-    return indirect(ip, &ip->addrs[NDIRECT], bn, alloc);
+    return indirect(ip, &ip->addrs[NDIRECT], bn, op);
   bn -= NINDIRECT;
   if (bn >= NDINDIRECT)
     panic("bmap: block %u out of range", bn);
-  u32 mid = indirect(ip, &ip->addrs[NDIRECT + 1], bn / NINDIRECT, alloc);
+  u32 mid = indirect(ip, &ip->addrs[NDIRECT + 1], bn / NINDIRECT,
+                     op == BMAP_FREE ? BMAP_FIND : op);
   if (mid == 0)
     return 0;
-  return indirect(ip, &mid, bn % NINDIRECT, alloc);
+  return indirect(ip, &mid, bn % NINDIRECT, op);
 }
 
 // Free every block of an indirect tree of the given depth (1 or 2).
@@ -329,7 +348,7 @@ long readi(struct inode *ip, bool user, u64 dst, u64 off, u64 n)
     n = ip->size - off;
   u64 done = 0;
   while (done < n) {
-    u32 bno = bmap(ip, off / BSIZE, false);
+    u32 bno = bmap(ip, off / BSIZE, BMAP_FIND);
     u64 m = BSIZE - off % BSIZE;
     if (m > n - done)
       m = n - done;
@@ -351,7 +370,7 @@ long readi(struct inode *ip, bool user, u64 dst, u64 off, u64 n)
   return done;
 }
 
-// Would bmap(ip, bn, false) find block bn without reading the disk, its
+// Would bmap(ip, bn, BMAP_FIND) find block bn without reading the disk, its
 // indirect blocks being cached (or absent)? Caller holds ip->lock.
 static bool bmap_cached(struct inode *ip, u32 bn)
 {
@@ -365,7 +384,7 @@ static bool bmap_cached(struct inode *ip, u32 bn)
     return true;
   if (!bcached(ip->dev, top))
     return false;
-  u32 mid = indirect(ip, &top, (bn - NINDIRECT) / NINDIRECT, false);
+  u32 mid = indirect(ip, &top, (bn - NINDIRECT) / NINDIRECT, BMAP_FIND);
   return !mid || bcached(ip->dev, mid);
 }
 
@@ -381,7 +400,7 @@ bool readi_cached(struct inode *ip, u64 off, u64 n)
   for (u64 bn = off / BSIZE; bn <= (off + n - 1) / BSIZE; bn++) {
     if (!bmap_cached(ip, bn))
       return false;
-    u32 bno = bmap(ip, bn, false);
+    u32 bno = bmap(ip, bn, BMAP_FIND);
     if (bno && !bcached(ip->dev, bno))
       return false;
   }
@@ -404,7 +423,8 @@ long writei(struct inode *ip, bool user, u64 src, u64 off, u64 n)
   u64 done = 0;
   long err = 0;
   while (done < n) {
-    u32 bno = bmap(ip, off / BSIZE, true);
+    bool fresh = bmap(ip, off / BSIZE, BMAP_FIND) == 0;
+    u32 bno = bmap(ip, off / BSIZE, BMAP_ALLOC);
     if (bno == 0) {
       err = -ENOSPC;
       break;
@@ -415,6 +435,11 @@ long writei(struct inode *ip, bool user, u64 src, u64 off, u64 n)
     struct buf *b = bread(ip->dev, bno);
     if (either_copyin(user, b->data + off % BSIZE, src, m) < 0) {
       brelse(b);
+      // A block allocated for bytes that never came would lie past the
+      // size (or fill a hole with nothing): give it back, as Linux's
+      // write_failed() truncates what a short write allocated.
+      if (fresh)
+        bmap(ip, off / BSIZE, BMAP_FREE);
       err = -EFAULT;
       break;
     }
@@ -463,11 +488,15 @@ int dirlookup(struct inode *dp, const char *name, u32 *poff, struct inode **ipp)
 }
 
 // Add the entry (name, inum) to dp (locked, in an op). Returns 0,
-// -EEXIST, or -ENOSPC.
+// -EEXIST, -ENOSPC, or -ENOENT if dp was removed (someone's cwd or open
+// directory may outlive its name; an entry made in it would name an inode
+// no path reaches, which outlives dp: Linux's IS_DEADDIR refusal).
 int dirlink(struct inode *dp, const char *name, u32 inum)
 {
   struct dirent de;
   struct inode *ip;
+  if (dp->nlink == 0)
+    return -ENOENT;
   int err = dirlookup(dp, name, NULL, &ip);
   if (err == 0) {
     iput(ip);

@@ -30,6 +30,7 @@ uringtests 2           suite_program uringtests 240
 matrix     $BOOT_CPUS  suite_matrix
 jobctl     $BOOT_CPUS  suite_jobctl
 logcrash   $BOOT_CPUS  suite_logcrash
+fuzz       $BOOT_CPUS  suite_fuzz
 fsck       host        suite_fsck
 "
 
@@ -357,6 +358,14 @@ fsck_finds() {
 	else
 		pass "fsck: $2: $(grep -m 1 -e "$4" "$TESTDIR/fsck/$1.out" | sed 's/^fsck: [^:]*: //')"
 	fi
+}
+
+# suite_fuzz: a short fuzzing campaign (labs/grade/lib.sh's fuzz_campaign;
+# `make fuzz` runs the long one). The seed is fixed, so that a red check
+# replays; CHECK_FUZZ_SEED and CHECK_FUZZ_CALLS change it.
+suite_fuzz() {
+	fuzz_campaign "fuzz-cpus$S_CPUS" "$S_CPUS" "${CHECK_FUZZ_SEED:-20211207}" \
+		"${CHECK_FUZZ_CALLS:-40000}" 3 3 240
 }
 
 # suite_fsck: every image the suites left behind is clean (logcrash's

@@ -19,24 +19,12 @@ THREADS=${FUZZ_THREADS:-3}
 PROCS=${FUZZ_PROCS:-3}
 FCPUS=${CPUS:-3}
 SECS=${FUZZ_SECS:-3600}
-IMG=build/$ARCH/fs.img
-FSCK=${FSCK:-build/fsck}
 
 trap 'qemu_stop' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
 
 suite_header fuzz "$ARCH, CPUS=$FCPUS"
-echo "fuzz: seed $SEED (replay: make fuzz ARCH=$ARCH FUZZ_SEED=$SEED FUZZ_CALLS=$CALLS)"
-_fz_img=$TESTDIR/fuzz-campaign.img
-cp --sparse=always "$IMG" "$_fz_img" || exit 1
-run_test_program fuzz-campaign "$FCPUS" "$_fz_img" \
-	"fuzz -s $SEED -n $CALLS -t $THREADS -p $PROCS" "$SECS"
-grep -a -m 1 'calls/s' "$TESTDIR/fuzz-campaign.log" | tr -d '\r'
-if _fz_out=$("$FSCK" "$_fz_img" 2>&1); then
-	pass "fuzz: $_fz_out"
-else
-	fail "fuzz: the image is damaged: $(echo "$_fz_out" | head -n 5 | tr '\n' ' ')"
-fi
+fuzz_campaign fuzz-campaign "$FCPUS" "$SEED" "$CALLS" "$THREADS" "$PROCS" "$SECS"
 echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
 [ "$TOTAL_FAIL" -eq 0 ]

@@ -18,6 +18,9 @@
 #   qemu_stop                         kill the run (by its pid) and clean up
 #   run_test_program NAME CPUS IMAGE COMMAND SECS
 #                                     boot, run a test program, count results
+#   fuzz_campaign NAME CPUS SEED CALLS THREADS PROCS SECS
+#                                     a fuzzing run on a fresh image, with its
+#                                     watchdog lines and fsck counted
 #   pass MSG / fail MSG / fail_log MSG   one result line, counted
 #
 # Waits return 0 when found, 1 on timeout, 2 if QEMU ended first (with its
@@ -300,4 +303,32 @@ run_test_program() {
 	fi
 	qemu_stop
 	return 1
+}
+
+# fuzz_campaign NAME CPUS SEED CALLS THREADS PROCS SECS: copy the built
+# image, boot it, run user/fuzz.c with that seed and those counts (up to
+# SECS), and count its results; then two checks of our own: the console
+# holds no watchdog report (a task hung in D, a soft or hard lockup: the
+# fuzzer itself cannot see those) and fsck finds the image clean.
+fuzz_campaign() {
+	_fc_name=$1 _fc_cpus=$2 _fc_seed=$3 _fc_calls=$4
+	_fc_img=$TESTDIR/$_fc_name.img
+	_fc_fsck=${FSCK:-build/fsck}
+	echo "fuzz: seed $_fc_seed (replay: make fuzz ARCH=$ARCH FUZZ_SEED=$_fc_seed FUZZ_CALLS=$_fc_calls)"
+	cp --sparse=always "build/$ARCH/fs.img" "$_fc_img" || { fail "$_fc_name: no image"; return 1; }
+	run_test_program "$_fc_name" "$_fc_cpus" "$_fc_img" \
+		"fuzz -s $_fc_seed -n $_fc_calls -t $5 -p $6" "$7"
+	_fc_log=$TESTDIR/$_fc_name.log
+	tr -d '\r' < "$_fc_log" | grep -a -m 1 'calls/s'
+	_fc_dog=$(tr -d '\r' < "$_fc_log" | grep -a -E 'INFO: task .* blocked for more than|soft lockup|hard LOCKUP|kernel panic' | head -n 3)
+	if [ -z "$_fc_dog" ]; then
+		pass "$_fc_name: no watchdog report and no panic on the console"
+	else
+		fail "$_fc_name: the console reports: $(echo "$_fc_dog" | tr '\n' ' ')(log: $_fc_log)"
+	fi
+	if _fc_out=$("$_fc_fsck" "$_fc_img" 2>&1); then
+		pass "$_fc_name: $_fc_out"
+	else
+		fail "$_fc_name: fsck: the image is damaged: $(echo "$_fc_out" | head -n 5 | tr '\n' ' ')"
+	fi
 }

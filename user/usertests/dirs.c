@@ -39,6 +39,29 @@ t_dirs(void)
   leave_scratch("/ut_dirs");
 }
 
+// deaddir: a directory removed while it is a process's cwd takes no new
+// entries (ENOENT, as on Linux): one made there would name an inode no
+// path reaches, left on the disk with a link count of 1 once the
+// directory is freed.
+void
+t_deaddir(void)
+{
+  struct stat st;
+
+  if (!enter_scratch("/ut_deaddir"))
+    return;
+  need("mkdir", mkdir("d"));
+  need("chdir", chdir("d"));
+  expect("unlink_cwd", unlink("/ut_deaddir/d"), 0);
+  expect("create_file", open("f", O_CREAT | O_RDWR), -ENOENT);
+  expect("mkdir", mkdir("g"), -ENOENT);
+  expect("mknod", mknod("n", 1, 0), -ENOENT);
+  expect("link", link("/init", "l"), -ENOENT);
+  expect("dot_still_stats", stat(".", &st), 0);
+  expect("nlink_0", st.nlink, 0);
+  leave_scratch("/ut_deaddir");
+}
+
 // unlink: files and empty dirs go; ENOENT, ENOTEMPTY, EINVAL for . and ..
 void
 t_unlink(void)

@@ -67,6 +67,7 @@ void t_pipeepipe(void);
 
 // fs.c
 void t_files(void);
+void t_shortwrite(void);
 void t_trunc(void);
 void t_append(void);
 void t_lseek(void);
@@ -80,6 +81,7 @@ void t_interrupts(void);
 
 // dirs.c
 void t_dirs(void);
+void t_deaddir(void);
 void t_unlink(void);
 void t_links(void);
 void t_dirsiz(void);
