@@ -170,6 +170,10 @@ qemu-gdb: deps .gdbinit
 	@echo "*** Now run in another terminal: gdb-multiarch -x .gdbinit   (port $(GDBPORT))"
 	$(call qemu_cmd,$(CPUS),$(B)/fs.img) -S -gdb tcp::$(GDBPORT)
 
+# Print the toolchain prefix make found (labs/grade/check.sh run alone).
+toolprefix:
+	@echo '$(TOOLPREFIX)'
+
 # Print the QEMU command for a CPU count and an image (used by labs/grade).
 qemu-cmd:
 	@echo '$(call qemu_cmd,$(CPUS),$(FSIMG))'
@@ -185,7 +189,7 @@ check:
 
 check-arch: deps
 	@$(MAKE) -s --no-print-directory all
-	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/check.sh
+	@ARCH=$(ARCH) MAKE="$(MAKE)" TOOLPREFIX="$(TOOLPREFIX)" sh labs/grade/check.sh
 
 # make matrix: every lab grader against the baseline, every reference series
 # and every known-wrong fix (solutions/mutants/), as a table.
@@ -218,7 +222,7 @@ clean:
 	rm -rf build .gdbinit
 
 FORCE:
-.PHONY: all fsck fuzz fuzz-arch qemu qemu-gdb qemu-cmd check check-arch matrix matrix-arch bench bench-arch deps clean FORCE
+.PHONY: all fsck fuzz fuzz-arch qemu qemu-gdb qemu-cmd toolprefix check check-arch matrix matrix-arch bench bench-arch deps clean FORCE
 
 # ---------------------------------------------------------------- labs
 # make grade LAB=name runs labs/grade/name.sh against this tree.

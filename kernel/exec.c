@@ -182,6 +182,10 @@ int kernel_execve(const char *path, char *const argv[], bool user_argv)
   io_uring_task_cancel();
   if ((err = de_thread()) < 0)
     goto fail;
+  // A sibling that punted a request after that cancel, before it died,
+  // made a new pool: with no thread left to race us, end that one too,
+  // or the new image would find a dead pool and every punt cancelled.
+  io_uring_task_cancel();
   struct task *t = current;
   spin_lock(&tasklist_lock);   // t->mm changes under it (see do_exit())
   struct mm_struct *old = t->mm;

@@ -36,18 +36,34 @@ static void do_notify_parent(struct task *leader)
   wakeup(parent->signal);
 }
 
-// Give t's children to init, waking init if any is a zombie already.
-// Caller holds tasklist_lock.
+// Who takes t's children when t exits: a thread of t's own process that
+// is not exiting, so that the process can still wait for them (wait
+// looks at the children of every thread), or init if none is left
+// (Linux's find_new_reaper() and find_alive_thread()). Caller holds
+// tasklist_lock.
+static struct task *find_new_reaper(struct task *t)
+{
+  struct task *o;
+  for_each_thread(t->signal, o)
+    if (o != t && !(o->flags & TF_EXITING) && !o->exit_state)
+      return o;
+  return init_task;
+}
+
+// Give t's children to a new reaper, waking it if any is a zombie
+// already. Caller holds tasklist_lock.
 static void forget_original_parent(struct task *t)
 {
+  struct task *reaper = find_new_reaper(t);
+  BUG_ON(reaper == t);
   bool zombies = false;
   for (struct task *c = tasks; c < &tasks[NTASK]; c++)
     if (c->attached && c->exit_state != EXIT_DEAD && c->parent == t) {
-      c->parent = init_task;
+      c->parent = reaper;
       zombies |= c->exit_state == EXIT_ZOMBIE && thread_group_leader(c);
     }
   if (zombies)
-    wakeup(init_task->signal);
+    wakeup(reaper->signal);
 }
 
 // Mark t dead to the world and tell whoever waits. A thread other than

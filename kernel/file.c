@@ -170,7 +170,9 @@ long filelseek(struct file *f, long off, int whence)
   default: base = -1; break;
   }
   long r = -EINVAL;
-  if (base >= 0 && base + off >= 0 && base + off <= (long)MAXFILE * BSIZE) {
+  // base lies in [0, MAXFILE*BSIZE], so these bounds on off cannot
+  // overflow, where base + off could for a huge off.
+  if (base >= 0 && off >= -base && off <= (long)MAXFILE * BSIZE - base) {
     f->off = base + off;
     r = f->off;
   }

@@ -79,14 +79,18 @@ static u32 *sq_array(struct io_ring_ctx *ctx)
   return (u32 *)((char *)ctx->pages[0] + SQ_ARRAY_OFF);
 }
 
+// The ring's entries, by index (already masked with the kernel's own
+// copy of the mask, which keeps it inside the ring's pages).
 static struct io_uring_cqe *cqe_at(struct io_ring_ctx *ctx, u32 i)
 {
+  BUG_ON(i >= ctx->cq_entries);
   u64 off = (u64)i * sizeof(struct io_uring_cqe);
   return (void *)((char *)ctx->pages[ctx->cqe_page + off / PAGE_SIZE] + off % PAGE_SIZE);
 }
 
 static struct io_uring_sqe *sqe_at(struct io_ring_ctx *ctx, u32 i)
 {
+  BUG_ON(i >= ctx->sq_entries);
   u64 off = (u64)i * sizeof(struct io_uring_sqe);
   return (void *)((char *)ctx->pages[ctx->sqe_page + off / PAGE_SIZE] + off % PAGE_SIZE);
 }
@@ -118,6 +122,7 @@ static void io_req_complete(struct io_kiocb *req, long res)
   cqe->flags = 0;
   __sync_synchronize();   // the CQE before the tail that publishes it
   WRITE_ONCE(rings(ctx)->cq_tail, tail + 1);
+  BUG_ON(ctx->inflight <= 0);   // only a request in flight completes
   req->next_free = ctx->free_reqs;
   ctx->free_reqs = req;
   ctx->inflight--;
@@ -242,6 +247,8 @@ static void io_queue_async_work(struct io_kiocb *req)
   struct io_wq *wq = io_wq_get();
   if (!wq || !io_ring_track_wq(req->ctx, wq)) {
     io_req_complete(req, wq ? -EBUSY : -ENOMEM);
+    if (wq)
+      io_wq_put(wq);
     return;
   }
   req->work.fn = io_wq_submit_work;
@@ -251,6 +258,7 @@ static void io_queue_async_work(struct io_kiocb *req)
   if (req->file && req->file->type != FD_INODE)
     req->work.flags |= IO_WQ_WORK_UNBOUND;   // may wait forever: pipes, consoles
   io_wq_enqueue(wq, &req->work);
+  io_wq_put(wq);   // the ring's reference (io_ring_track_wq()) keeps it
 }
 
 // Start one SQE: complete it at once, or punt it to io-wq.
@@ -356,8 +364,13 @@ static void io_sq_thread(void *arg)
       continue;
     }
     __atomic_fetch_or(&h->sq_flags, IORING_SQ_NEED_WAKEUP, __ATOMIC_SEQ_CST);
-    if (READ_ONCE(ctx->cached_sq_head) == READ_ONCE(h->sq_tail))
-      schedule_timeout(10 * HZ);
+    // Looked at under ctx->lock, which io_sq_thread_stop() and
+    // IORING_ENTER_SQ_WAKEUP hold to wake us: neither can fall between
+    // the look and the sleep (the stop would wait out the 10 s).
+    spin_lock(&ctx->lock);
+    if (!ctx->sq_exit && READ_ONCE(ctx->cached_sq_head) == READ_ONCE(h->sq_tail))
+      schedule_timeout_locked(10 * HZ, &ctx->lock);
+    spin_unlock(&ctx->lock);
     __atomic_fetch_and(&h->sq_flags, ~IORING_SQ_NEED_WAKEUP, __ATOMIC_SEQ_CST);
     idle_since = jiffies;
     if (fatal_signal_pending(current))

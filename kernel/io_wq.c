@@ -46,6 +46,7 @@ static void io_worker_exit(struct io_worker *worker)
 {
   struct io_wq *wq = worker->wq;
   spin_lock(&wq->lock);
+  BUG_ON(wq->nr_workers[worker->acct] <= 0);
   wq->nr_workers[worker->acct]--;
   worker->flags = 0;
   worker->task = NULL;
@@ -200,18 +201,32 @@ static void io_wq_manager(void *arg)
 
 // ---- the pool's life
 
-// The current process's pool, created (with its manager) on first use.
-// NULL if it cannot be made.
+// The current process's pool, created (with its manager) on first use,
+// with a reference for the caller to drop with io_wq_put(); NULL if it
+// cannot be made. sig->io_wq is read and cleared under the siglock, so
+// that io_wq_exit() cannot free the pool between our look and our
+// reference.
 static struct sleeplock io_wq_create_lock = { { 0, "sleeplock", NULL }, false, 0, "io_wq_create" };
+
+// sig->io_wq with a reference taken, or NULL.
+static struct io_wq *io_wq_tryget(struct signal_struct *sig)
+{
+  spin_lock(&current->sighand->siglock);
+  struct io_wq *wq = sig->io_wq;
+  if (wq)
+    io_wq_ref(wq);
+  spin_unlock(&current->sighand->siglock);
+  return wq;
+}
 
 struct io_wq *io_wq_get(void)
 {
   struct signal_struct *sig = current->signal;
-  struct io_wq *wq = READ_ONCE(sig->io_wq);
+  struct io_wq *wq = io_wq_tryget(sig);
   if (wq)
     return wq;
   sleep_lock(&io_wq_create_lock);   // two threads may race to make it
-  if ((wq = sig->io_wq) != NULL) {
+  if ((wq = io_wq_tryget(sig)) != NULL) {
     sleep_unlock(&io_wq_create_lock);
     return wq;
   }
@@ -225,12 +240,14 @@ struct io_wq *io_wq_get(void)
   wq->max_workers[IO_WQ_ACCT_BOUND] = 4;
   wq->max_workers[IO_WQ_ACCT_UNBOUND] = 8;
   wq->tgid = current->tgid;
-  wq->refs = 1;                     // the process's, dropped by io_wq_exit()
+  wq->refs = 2;                     // the process's (dropped by io_wq_exit()) and ours
   wq->manager_alive = true;
   struct task *mgr = create_io_thread(io_wq_manager, wq, "iou-mgr-%d", wq->tgid);
   if (mgr) {
     wq->manager = mgr;
-    WRITE_ONCE(sig->io_wq, wq);
+    spin_lock(&current->sighand->siglock);
+    sig->io_wq = wq;
+    spin_unlock(&current->sighand->siglock);
     wake_up_new_task(mgr);
   } else {
     free_page(wq);
@@ -308,7 +325,10 @@ void io_wq_cancel_owner(struct io_wq *wq, void *owner)
 // gone.
 void io_wq_exit(struct signal_struct *sig)
 {
+  spin_lock(&current->sighand->siglock);
   struct io_wq *wq = sig->io_wq;
+  sig->io_wq = NULL;   // from here io_wq_get() makes a new one
+  spin_unlock(&current->sighand->siglock);
   if (!wq)
     return;
   spin_lock(&wq->lock);
@@ -326,7 +346,6 @@ void io_wq_exit(struct signal_struct *sig)
     pending = w->next;
     w->cancel(w);
   }
-  sig->io_wq = NULL;
   io_wq_put(wq);
 }
 
@@ -340,6 +359,8 @@ void io_wq_ref(struct io_wq *wq)
 
 void io_wq_put(struct io_wq *wq)
 {
-  if (__atomic_sub_fetch(&wq->refs, 1, __ATOMIC_ACQ_REL) == 0)
+  int left = __atomic_sub_fetch(&wq->refs, 1, __ATOMIC_ACQ_REL);
+  BUG_ON(left < 0);
+  if (left == 0)
     free_page(wq);
 }

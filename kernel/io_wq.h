@@ -46,7 +46,7 @@ struct io_wq {
   int tgid;
 };
 
-struct io_wq *io_wq_get(void);      // the current process's pool, made on first use
+struct io_wq *io_wq_get(void);      // the current process's pool, made on first use, referenced
 void io_wq_enqueue(struct io_wq *wq, struct io_wq_work *work);
 void io_wq_cancel_owner(struct io_wq *wq, void *owner);
 void io_wq_exit(struct signal_struct *sig);

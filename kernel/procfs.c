@@ -63,10 +63,16 @@ void procfs_init(void)
   iput(ip);
 }
 
+// Is ip the disk directory /proc is mounted on?
+bool procfs_is_mountpoint(struct inode *ip)
+{
+  return ip->dev == ROOTDEV && ip->inum == proc_mount_inum;
+}
+
 // If ip is the directory /proc is mounted on, trade it for procfs's root.
 struct inode *procfs_cross_mount(struct inode *ip)
 {
-  if (ip->dev != ROOTDEV || ip->inum != proc_mount_inum)
+  if (!procfs_is_mountpoint(ip))
     return ip;
   iput(ip);
   return iget(PROCDEV, PROC_INUM(PROC_ROOT, 0));

@@ -7,6 +7,7 @@ struct file;
 struct task;
 void procfs_init(void);
 struct inode *procfs_cross_mount(struct inode *ip);
+bool procfs_is_mountpoint(struct inode *ip);
 void procfs_fill_inode(struct inode *ip);
 int procfs_lookup(struct inode *dp, const char *name, struct inode **ipp);
 long procfs_read(struct file *f, u64 udst, long n);

@@ -38,6 +38,7 @@ static void ptrace_notify_tracer(struct task *t)
 int ptrace_stop(int sig)
 {
   struct task *t = current;
+  BUG_ON(!t->ptrace || !t->tracer);   // get_signal() looked under our siglock
   t->ptrace_sig = sig;
   t->ptrace_stopped = true;
   t->ptrace_reported = false;
@@ -69,9 +70,16 @@ int ptrace_attach(struct task *t)
   int err = ptrace_may_attach(t);
   if (err)
     return err;
+  BUG_ON(t->tracer);   // ptrace and tracer are set and cleared together
   t->tracer = current;
   t->ptrace = PT_PTRACED;
   send_signal(t, SIGSTOP, false);
+  // A thread already in a group stop would sleep on with the SIGSTOP
+  // pending (a stopped thread is not woken for a signal), and the
+  // tracer's waitpid() would never see a stop. Wake it: do_signal_stop()
+  // lets a traced thread with a signal pending go, and it reports the
+  // SIGSTOP from a tracing stop (Linux's JOBCTL_TRAP_STOP on attach).
+  wake_up_state(t, 1 << TASK_STOPPED);
   return 0;
 }
 
@@ -85,10 +93,18 @@ static bool ptrace_check_attach(struct task *t)
 // asked. Caller holds tasklist_lock.
 static void ptrace_resume(struct task *t, int sig, bool detach)
 {
+  BUG_ON(t->tracer != current);   // only its tracer resumes a tracee
   spin_lock(&t->sighand->siglock);
   if (detach) {
     t->ptrace = 0;
     t->tracer = NULL;
+    // Its group is stopped: it goes back to the group stop rather than
+    // run while its parent thinks it stopped (Linux's __ptrace_unlink()).
+    // No JOBCTL_STOP_CONSUME: it was not counted out of this stop.
+    struct signal_struct *sig = t->signal;
+    if (((sig->flags & SIGNAL_STOP_STOPPED) || sig->group_stop_count > 0) &&
+        !(sig->flags & SIGNAL_GROUP_EXIT) && !(t->flags & TF_EXITING))
+      t->jobctl |= JOBCTL_STOP_PENDING;
   }
   t->ptrace_sig = sig;
   t->ptrace_stopped = false;

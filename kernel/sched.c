@@ -111,6 +111,14 @@ void schedule(void)
   spin_unlock(&rq_lock);
 }
 
+// A scheduling point for a long loop in the kernel (Linux's
+// cond_resched()): others may run, and the watchdog learns that this CPU
+// is not stuck. Holds no spinlock.
+void cond_resched(void)
+{
+  schedule();
+}
+
 // The first code a new task runs (from ret_from_fork).
 void schedule_tail(void)
 {

@@ -331,6 +331,7 @@ static void do_signal_stop(int signr)
   bool last = false;
   if (t->jobctl & JOBCTL_STOP_CONSUME) {
     t->jobctl &= ~JOBCTL_STOP_CONSUME;
+    BUG_ON(sig->group_stop_count <= 0);   // each consumer was counted once
     if (--sig->group_stop_count == 0) {
       sig->flags = (sig->flags & ~SIGNAL_STOP_CONTINUED) | SIGNAL_STOP_STOPPED;
       last = true;

@@ -403,6 +403,11 @@ long sys_unlink(struct pt_regs *regs)
   }
   if ((err = dirlookup(dp, name, &off, &ip)) < 0)
     goto out_dp;
+  if (procfs_is_mountpoint(ip)) {   // dirlookup() does not cross into /proc
+    iput(ip);
+    err = -EBUSY;
+    goto out_dp;
+  }
   ilock(ip);
   if (ip->nlink < 1)
     panic("unlink: inode %u has no links", ip->inum);

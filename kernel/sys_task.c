@@ -47,6 +47,17 @@ long sys_sbrk(struct pt_regs *regs)
     ret = -ENOMEM;
   } else if (n > 0) {
     for (u64 a = PAGE_ALIGN(old); a < new; a += PAGE_SIZE) {
+      // Growing by most of memory is long work: a scheduling point now
+      // and then, and a SIGKILL ends it (so that the task can die now,
+      // not once memory runs out).
+      if ((a / PAGE_SIZE) % 64 == 0) {
+        cond_resched();
+        if (fatal_signal_pending(current)) {
+          unmap_user_pages_sync(mm, PAGE_ALIGN(old), a - PAGE_ALIGN(old), true);
+          ret = -EINTR;
+          break;
+        }
+      }
       void *page = alloc_page();
       spin_lock(&mm->lock);
       int err = page ? map_user_page(mm->pgd, a, page, VM_READ | VM_WRITE) : -ENOMEM;

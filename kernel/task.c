@@ -168,7 +168,9 @@ static struct files_struct *dup_files(struct files_struct *old)
 
 void put_files(struct files_struct *f)
 {
-  if (__atomic_sub_fetch(&f->count, 1, __ATOMIC_ACQ_REL) > 0)
+  int left = __atomic_sub_fetch(&f->count, 1, __ATOMIC_ACQ_REL);
+  BUG_ON(left < 0);
+  if (left > 0)
     return;
   for (int i = 0; i < NOFILE; i++)
     if (f->fd[i])
@@ -212,7 +214,9 @@ struct inode *set_fs_pwd(struct fs_struct *fs, struct inode *ip)
 
 void put_fs(struct fs_struct *fs)
 {
-  if (__atomic_sub_fetch(&fs->users, 1, __ATOMIC_ACQ_REL) > 0)
+  int left = __atomic_sub_fetch(&fs->users, 1, __ATOMIC_ACQ_REL);
+  BUG_ON(left < 0);
+  if (left > 0)
     return;
   if (fs->cwd) {
     begin_op();
@@ -240,7 +244,9 @@ static struct sighand_struct *dup_sighand(struct sighand_struct *old)
 
 void put_sighand(struct sighand_struct *sh)
 {
-  if (__atomic_sub_fetch(&sh->count, 1, __ATOMIC_ACQ_REL) == 0)
+  int left = __atomic_sub_fetch(&sh->count, 1, __ATOMIC_ACQ_REL);
+  BUG_ON(left < 0);
+  if (left == 0)
     free_page(sh);
 }
 
@@ -260,7 +266,9 @@ static struct signal_struct *alloc_signal(struct signal_struct *old)
 
 void put_signal(struct signal_struct *sig)
 {
-  if (__atomic_sub_fetch(&sig->count, 1, __ATOMIC_ACQ_REL) == 0)
+  int left = __atomic_sub_fetch(&sig->count, 1, __ATOMIC_ACQ_REL);
+  BUG_ON(left < 0);
+  if (left == 0)
     free_page(sig);
 }
 

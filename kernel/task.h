@@ -169,6 +169,7 @@ static inline void touch_softlockup_watchdog(void)
 void sched_init_cpu(int cpu);
 void __noreturn cpu_idle(void);
 void schedule(void);
+void cond_resched(void);
 void sleep(void *chan, struct spinlock *lk);
 int  sleep_interruptible(void *chan, struct spinlock *lk);
 void sleep_in_state(struct spinlock *lk, enum task_state state);

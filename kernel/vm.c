@@ -230,5 +230,7 @@ void unmap_user_pages_sync(struct mm_struct *mm, u64 va, u64 len, bool free)
       tlb_shootdown_wait(mm, gen);
     while (free && n > 0)
       free_page(batch[--n]);
+    if (a < end)
+      cond_resched();   // a long range: let others run between batches
   }
 }

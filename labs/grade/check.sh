@@ -11,6 +11,7 @@ IMG=build/$ARCH/fs.img
 MKFS=${MKFS:-build/mkfs}
 HOSTCC=${HOSTCC:-cc}
 BOOT_CPUS=${CPUS:-3}
+TOOLPREFIX=${TOOLPREFIX-$($MAKE -s --no-print-directory ARCH="$ARCH" toolprefix 2>/dev/null)}
 
 # The suites, one a line: NAME CPUS FUNCTION [ARGS...] ("host": no QEMU).
 # To add one, add a line; a test program that prints PASS/FAIL lines and
@@ -31,6 +32,7 @@ matrix     $BOOT_CPUS  suite_matrix
 jobctl     $BOOT_CPUS  suite_jobctl
 logcrash   $BOOT_CPUS  suite_logcrash
 fuzz       $BOOT_CPUS  suite_fuzz
+watchdog   $BOOT_CPUS  suite_watchdog
 fsck       host        suite_fsck
 "
 
@@ -366,6 +368,46 @@ fsck_finds() {
 suite_fuzz() {
 	fuzz_campaign "fuzz-cpus$S_CPUS" "$S_CPUS" "${CHECK_FUZZ_SEED:-20211207}" \
 		"${CHECK_FUZZ_CALLS:-40000}" 3 3 240
+}
+
+# suite_watchdog: the hung-task watchdog names a task held in D past its
+# timeout, once, with a kernel backtrace that is the real one: racetest
+# 400 holds its main thread in create_io_thread()'s race window (state D)
+# for 4 s, against a timeout of 1 s; the trace's addresses, looked up in
+# kernel.elf, pass through create_io_thread().
+suite_watchdog() {
+	_sw_run=watchdog-cpus$S_CPUS
+	_sw_knob=/proc/sys/kernel/hung_task_timeout_secs
+	_sw_img=$(fresh_image "$_sw_run") || { fail "watchdog: no image $IMG"; return; }
+	qemu_start "$_sw_run" "$S_CPUS" "$_sw_img" 240 || { fail "watchdog: could not start QEMU"; return; }
+	if ! qemu_send "echo 1 > $_sw_knob" 60 || ! qemu_send 'racetest 400' 30; then
+		fail_log "watchdog: $Q_REASON"
+		qemu_stop
+		return
+	fi
+	if qemu_wait_match '^INFO: task racetest:[0-9]+ blocked for more than 1 seconds\.$' 60; then
+		pass "watchdog: names racetest, held in D for 4 s, after its 1 s timeout"
+	else
+		fail_log "watchdog: no \"INFO: task racetest:N blocked for more than 1 seconds.\" line: $Q_REASON"
+	fi
+	qemu_wait_prompt 60
+	_sw_trace=$(tr -d '\r' < "$Q_LOG" | sed -n '/^INFO: task racetest:/,/^[^ C]/p' |
+		sed -n 's/^ \[<\([0-9a-f]*\)>\]$/0x\1/p')
+	_sw_fns=$(echo "$_sw_trace" | "${TOOLPREFIX}addr2line" -f -i -e "build/$ARCH/kernel.elf" 2>/dev/null |
+		grep -v ':' | sort -u | tr '\n' ' ')
+	case " $_sw_fns " in
+	*" create_io_thread "*) pass "watchdog: its call trace ($(echo "$_sw_trace" | wc -l) frames) passes through create_io_thread" ;;
+	*) fail_log "watchdog: the call trace does not pass through create_io_thread (functions: ${_sw_fns:-none})" ;;
+	esac
+	_sw_n=$(log_count '^INFO: task racetest:')
+	[ "$_sw_n" = 1 ] && pass "watchdog: one report for one sleep" ||
+		fail_log "watchdog: $_sw_n reports for one sleep in D, want 1"
+	if qemu_send "echo 0 > $_sw_knob" 30 && qemu_send poweroff 30 && qemu_wait_exit 30; then
+		pass "watchdog: poweroff ends QEMU with status 0"
+	else
+		fail_log "watchdog: poweroff did not end QEMU with status 0 (status ${Q_STATUS:-none})"
+	fi
+	qemu_stop
 }
 
 # suite_fsck: every image the suites left behind is clean (logcrash's

@@ -403,3 +403,38 @@ t_pokeexit(void)
   }
   expect_true("rounds_30", !bad && rounds == 30, bad ? detail : "a target did not start");
 }
+
+// attachstopped: attaching to a process in a group stop (kill -STOP)
+// reports a stop, as on Linux: the attach's SIGSTOP takes the thread
+// from the group stop to a tracing stop (waitpid once blocked for ever,
+// GDB attaching to a stopped program with it). Detaching puts it back in
+// the group stop, which its parent was told of, instead of letting it run.
+void
+t_attachstopped(void)
+{
+  struct target t;
+  int st = 0, r;
+
+  if (start_target(&t, 1, 0, 0) < 0)
+    return;
+  kill(t.pid, SIGSTOP);
+  r = waitpid_spin(t.pid, &st, WUNTRACED);
+  snprintf(detail, sizeof detail, "waitpid(WUNTRACED) %s, %s", val(r), wstatus(st));
+  expect_true("group_stopped", r == t.pid && WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP, detail);
+  expect("attach", ptrace(PTRACE_ATTACH, t.pid, 0, 0), 0);
+  r = waitpid_spin(t.pid, &st, __WALL);
+  snprintf(detail, sizeof detail, "waitpid(__WALL) %s, %s (no stop reported in 10 s?)", val(r), wstatus(st));
+  expect_true("stop_reported", r == t.pid && WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP, detail);
+  expect("in_tracing_stop", state_of(t.pid, t.pid), 't');
+  ulong v;
+  expect("peek_works", peek_counters(t.pid, 1, &v), 0);
+  expect("detach", ptrace(PTRACE_DETACH, t.pid, 0, 0), 0);
+  expect_true("back_in_group_stop", states_are(&t, 'T', 5 * HZ), detail);
+  kill(t.pid, SIGCONT);
+  char s = 'T';
+  for (int i = 0; i < 5 * HZ && (s = state_of(t.pid, t.tids[1])) == 'T'; i++)
+    sleep(1);
+  snprintf(detail, sizeof detail, "thread %d still in %c after SIGCONT", t.tids[1], s);
+  expect_true("runs_after_sigcont", s != 'T' && s != 't', detail);
+  stop_target(&t);
+}

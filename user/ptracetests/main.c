@@ -33,6 +33,7 @@ static const struct test tests[] = {
   { "pokeexit", t_pokeexit },
   { "getregs", t_getregs },
   { "stopstate", t_stopstate },
+  { "attachstopped", t_attachstopped },
   { "setregs", t_setregs },
   { "perm", t_perm },
   { "sigreport", t_sigreport },

@@ -60,6 +60,7 @@ void t_pokeexit(void);
 void t_getregs(void);
 void t_setregs(void);
 void t_stopstate(void);
+void t_attachstopped(void);
 
 // control.c
 int start_holder(int tid, int *result);

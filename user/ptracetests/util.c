@@ -326,7 +326,8 @@ states_are(struct target *t, char want, int ticks)
     sleep(1);
   }
   snprintf(detail, sizeof detail, "tid %d is in state %c, want %s", t->tids[i], s,
-           want == '!' ? "running or sleeping" : want == 't' ? "t (tracing stop)" : "?");
+           want == '!' ? "running or sleeping" : want == 't' ? "t (tracing stop)" :
+           want == 'T' ? "T (group stop)" : "?");
   return 0;
 }
 

@@ -53,6 +53,7 @@ static const struct test tests[] = {
   { "exec", t_exec, 0 },
   { "forged", t_forged, 0 },
   { "threads", t_threads, 0 },
+  { "threadchild", t_threadchild, 0 },
   { "threadleak", t_threadleak, 60 },
   { "exitgroup", t_exitgroup, 0 },
   { "exitread", t_exitread, 0 },

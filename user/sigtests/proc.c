@@ -351,6 +351,62 @@ t_threads(void)
   expect("create_after", tid > 0 && thread_join(tid) == 0, 1);
 }
 
+// threadchild: children forked by a thread that has since exited are
+// still the process's: waitpid() in the main thread reaps them with their
+// status, one a zombie already when the thread exited and one still
+// running (Linux gives a dying thread's children to another thread of its
+// group; they once went to init, and waitpid() failed with ECHILD).
+static int tc_pids[2], tc_pipe[2];
+
+static void
+tc_forker(void *arg)
+{
+  char c;
+
+  (void)arg;
+  tc_pids[0] = fork();
+  if (tc_pids[0] == 0)
+    exit(7);
+  tc_pids[1] = fork();
+  if (tc_pids[1] == 0) {
+    read(tc_pipe[0], &c, 1);
+    exit(8);
+  }
+  // wait until the first is a zombie, so that both cases are covered
+  while (task_state(tc_pids[0], tc_pids[0]) != 'Z')
+    sleep(1);
+}
+
+void
+t_threadchild(void)
+{
+  int tid, st = 0, r;
+  char d[96];
+
+  if (!need("pipe", pipe(tc_pipe)))
+    return;
+  tc_pids[0] = tc_pids[1] = -1;
+  tid = thread_create(tc_forker, 0);
+  if (need("create", tid))
+    expect("join", thread_join(tid), 0);
+  if (!need("forked", tc_pids[0] > 0 && tc_pids[1] > 0 ? 0 : -1)) {
+    close(tc_pipe[0]);
+    close(tc_pipe[1]);
+    return;
+  }
+  r = waitpid(tc_pids[0], &st, 0);
+  snprintf(d, sizeof d, "waitpid %d, status %x (want %d, exited 7)", r, st, tc_pids[0]);
+  expect_true("reap_zombie", r == tc_pids[0] && WIFEXITED(st) && WEXITSTATUS(st) == 7, d);
+  write(tc_pipe[1], "x", 1);
+  r = waitpid(tc_pids[1], &st, 0);
+  snprintf(d, sizeof d, "waitpid %d, status %x (want %d, exited 8)", r, st, tc_pids[1]);
+  expect_true("reap_running", r == tc_pids[1] && WIFEXITED(st) && WEXITSTATUS(st) == 8, d);
+  if (r != tc_pids[1])
+    kill(tc_pids[1], SIGKILL);
+  close(tc_pipe[0]);
+  close(tc_pipe[1]);
+}
+
 // threadleak: 1000 thread create/join cycles (one at a time, then four
 // at a time) leave free memory where it was.
 void

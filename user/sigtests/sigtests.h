@@ -102,6 +102,7 @@ void t_fork(void);
 void t_exec(void);
 void t_forged(void);
 void t_threads(void);
+void t_threadchild(void);
 void t_threadleak(void);
 void t_exitgroup(void);
 void t_exitread(void);

@@ -229,15 +229,18 @@ sigletter(int sig)
 void
 on_signal(int sig)
 {
-  int i;
+  int tid = gettid(), i;
 
-  __atomic_fetch_add(&hits[sig], 1, __ATOMIC_SEQ_CST);
   lastsig = sig;
   i = __atomic_fetch_add(&ntid, 1, __ATOMIC_SEQ_CST);
   if (i < 64)
-    tidlog[i] = gettid();
+    tidlog[i] = tid;
   olog_add(sigletter(sig));
   inmask = curmask();
+  // hits last: a test that waits for it (wait_hits()) then reads the rest,
+  // which must be written by then (with one CPU this thread can be
+  // preempted between any two of these lines).
+  __atomic_fetch_add(&hits[sig], 1, __ATOMIC_SEQ_CST);
   if (ackfd >= 0)
     write(ackfd, "a", 1);
 }

@@ -4,6 +4,7 @@
 //   uringtests NAME...    run only the named tests (in the table's order)
 //   uringtests -x NAME    run every test but NAME (-x may be repeated)
 //   uringtests -l         list the tests
+//   uringtests --async-nop  one IOSQE_ASYNC NOP; exit 0 if it ran, else its errno
 //
 // Only the test "iothreads" and the check ioacct.uring_write_counted look
 // at the I/O threads in /proc/PID/task (Linux 5.12's behaviour, which the
@@ -44,6 +45,7 @@ static const struct test tests[] = {
   { "tamper", t_tamper, 0 },
   { "closespin", t_closespin, 0 },
   { "sqpollkill", t_sqpollkill, 0 },
+  { "execpool", t_execpool, 0 },
   { "cycles", t_cycles, 60 },
   { "copyerr", t_copyerr, 0 },
   { "copy0", t_copy0, 0 },
@@ -67,5 +69,7 @@ int
 main(int argc, char **argv)
 {
   crc_init();
+  if (argc == 2 && strcmp(argv[1], "--async-nop") == 0)
+    return -async_nop();        // for execpool, after its exec
   return run_suite(&suite, argc, argv);
 }

@@ -286,3 +286,71 @@ t_cycles(void)
   expect_true("sqpoll_10", !bad, bad == 1 ? "io_uring_queue_init failed" : "a NOP did not complete");
   expect_no_leak("no_leak_sqpoll_10", before);
 }
+
+// ------------------------------------------------------------ exec
+
+// One IOSQE_ASYNC NOP on a new ring: its result (0: it ran), or the
+// failing call's -errno. `uringtests --async-nop` exits with it negated,
+// for execpool.
+int
+async_nop(void)
+{
+  struct io_uring ring;
+  struct io_uring_cqe *cqe;
+  struct io_uring_sqe *sqe;
+  int r;
+
+  if ((r = io_uring_queue_init(4, &ring, 0)) < 0)
+    return r;
+  sqe = io_uring_get_sqe(&ring);
+  io_uring_prep_nop(sqe);
+  io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
+  if ((r = io_uring_submit(&ring)) == 1 && (r = io_uring_wait_cqe(&ring, &cqe)) == 0)
+    r = cqe->res;
+  io_uring_queue_exit(&ring);
+  return r;
+}
+
+static volatile int ep_punts;
+
+// A thread punting NOPs to io-wq as fast as it can, until it is killed.
+static void
+ep_punter(void *arg)
+{
+  (void)arg;
+  for (;;)
+    if (async_nop() == 0)
+      __atomic_add_fetch(&ep_punts, 1, __ATOMIC_SEQ_CST);
+}
+
+// execpool: exec while another thread of the process punts requests to
+// io-wq: the new program's punts run. (exec cancelled the pool before it
+// killed the other threads; a punt in between made a new pool, which then
+// died with them and stayed behind: every punt of the new program failed
+// with ECANCELED.)
+void
+t_execpool(void)
+{
+  char *argv[] = { "uringtests", "--async-nop", 0 };
+  int bad = 0, st = 0, round, pid;
+
+  for (round = 0; round < 20 && !bad; round++) {
+    pid = fork();
+    if (pid == 0) {
+      if (thread_create(ep_punter, 0) < 0)
+        exit(200);
+      while (__atomic_load_n(&ep_punts, __ATOMIC_SEQ_CST) < 3)
+        sleep(1);
+      exec("/uringtests", argv);
+      exit(201);
+    }
+    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+      bad = 1;
+  }
+  snprintf(d, sizeof d, "round %d: the new program's IOSQE_ASYNC NOP %s", round,
+           !WIFEXITED(st) ? "did not finish" : WEXITSTATUS(st) == 200 ? "(thread_create failed)" :
+           WEXITSTATUS(st) == 201 ? "(exec failed)" : "failed");
+  if (bad && WIFEXITED(st) && WEXITSTATUS(st) < 200)
+    snprintf(d + strlen(d), sizeof d - strlen(d), " with errno %d", WEXITSTATUS(st));
+  expect_true("new_image_punts", !bad, d);
+}

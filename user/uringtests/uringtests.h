@@ -62,6 +62,8 @@ void t_killleak(void);
 void t_forkclose(void);
 void t_closecancel(void);
 void t_cycles(void);
+void t_execpool(void);
+int async_nop(void);
 
 // hostile.c
 void t_tamper(void);

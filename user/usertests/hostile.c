@@ -398,3 +398,22 @@ probe_cleartid(void)
     return 122;
   exit_thread(0);                       // the exec'd thread's exit
 }
+
+// unlinkproc: the disk directory /proc is mounted on cannot be removed
+// (EBUSY, as Linux refuses to remove a mount point): unlink looks the
+// name up without crossing into procfs, and once removed the empty
+// directory took /proc away from every process (a fuzzer did it).
+void
+t_unlinkproc(void)
+{
+  int fd;
+
+  expect("unlink", unlink("/proc"), -EBUSY);
+  expect("unlink_slash", unlink("/proc/"), -EBUSY);
+  expect("unlink_dot", unlink("/./proc"), -EBUSY);
+  expect("mkdir", mkdir("/proc"), -EEXIST);
+  fd = open("/proc/meminfo", O_RDONLY);
+  expect_true("still_there", fd >= 0, "/proc/meminfo cannot be opened");
+  if (fd >= 0)
+    close(fd);
+}

@@ -78,6 +78,7 @@ void t_dup(void);
 void t_fdleak(void);
 void t_diskstats(void);
 void t_interrupts(void);
+void t_sysctl(void);
 
 // dirs.c
 void t_dirs(void);
@@ -109,6 +110,7 @@ void t_diskfull(void);
 // hostile.c
 void t_closeinuse(void);
 void t_linkproc(void);
+void t_unlinkproc(void);
 void t_linkmax(void);
 void t_chdirrace(void);
 void t_statpad(void);
