@@ -4,6 +4,14 @@
 #include "task.h"
 #include "buf.h"
 
+// Waiting in bget() for a free buffer ends only if the buffers are not
+// all pinned by the log, which can pin LOGBLOCKS until a commit that
+// needs the waiters' operations to end first. So the cache holds that
+// many and room for the buffers the tasks in system calls hold at once
+// (a few each): a smaller cache could deadlock. (With NBUF 96 usertests
+// bufstorm does: the log pins all of them.)
+_Static_assert(NBUF >= LOGBLOCKS + MAXOPBLOCKS, "the log could pin every buffer");
+
 static struct {
   struct spinlock lock;
   struct buf bufs[NBUF];

@@ -9,9 +9,10 @@
 // Three checks:
 //   - hung task: a task has slept in D, with no wakeup, for the timeout
 //     (khungtaskd looks once a second);
-//   - soft lockup: the task current on a CPU has run in the kernel for
-//     the timeout without once reaching a scheduling point (a sleep or an
-//     attempt at one, schedule(), user mode); checked at that CPU's tick.
+//   - soft lockup: a task has run in the kernel for the timeout without
+//     once reaching a scheduling point (a sleep or an attempt at one,
+//     schedule(), user mode), counted in the ticks that found it running
+//     there, so that waiting preempted for a CPU does not count;
 //     A loop that calls schedule_timeout() with a signal pending passes a
 //     scheduling point each time, as in Linux, so it is not one;
 //   - hard lockup: a CPU has had no timer tick for the timeout, so its
@@ -150,8 +151,12 @@ void watchdog_tick(bool from_user)
     touch_softlockup_watchdog();
     return;
   }
+  // Ticks that found t in the kernel, not time since its last scheduling
+  // point: a task preempted in the kernel and kept waiting for a CPU
+  // (a fork storm's run queue, a host that starves our virtual CPU) is
+  // not stuck, however long it waits.
+  u64 stuck = ++t->softlockup_ticks;
   int secs = READ_ONCE(timeout_secs);
-  u64 stuck = jiffies - t->watchdog_touch;
   if (secs <= 0 || t->lockup_reported || stuck <= (u64)secs * HZ)
     return;
   t->lockup_reported = true;

@@ -131,7 +131,7 @@ void wake_up_new_task(struct task *t)
 {
   spin_lock(&rq_lock);
   t->state = TASK_RUNNING;
-  t->watchdog_touch = jiffies;
+  t->softlockup_ticks = 0;
   enqueue_task(t);
   spin_unlock(&rq_lock);
 }

@@ -120,7 +120,7 @@ struct task {
   struct fs_struct *fs;
   u64 clear_child_tid;     // user address zeroed and futex-woken at exit
   u64 utime, stime;        // ticks charged in user and kernel mode
-  u64 watchdog_touch;      // jiffies at its last scheduling point or user mode
+  u64 softlockup_ticks;    // ticks it ran in the kernel since its last scheduling point
   bool lockup_reported;    // the watchdog named it in this stretch
   char comm[TASK_COMM_LEN];
 
@@ -158,10 +158,10 @@ static inline void inc_syscr(struct task *t) { t->ioac.syscr++; }
 static inline void inc_syscw(struct task *t) { t->ioac.syscw++; }
 
 // A scheduling point of current (a sleep or an attempt at one, a yield,
-// user mode): the watchdog's soft-lockup clock starts again.
+// user mode): the watchdog's soft-lockup count starts again.
 static inline void touch_softlockup_watchdog(void)
 {
-  current->watchdog_touch = READ_ONCE(jiffies);
+  current->softlockup_ticks = 0;
   current->lockup_reported = false;
 }
 

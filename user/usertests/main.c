@@ -82,6 +82,7 @@ static const struct test tests[] = {
   { "closeinuse", t_closeinuse, 0, 0 },
   { "linkproc", t_linkproc, 0, 0 },
   { "unlinkproc", t_unlinkproc, 0, 0 },
+  { "bufstorm", t_bufstorm, 0, 0 },
   { "linkmax", t_linkmax, 600, TEST_NAMED_ONLY },
   { "chdirrace", t_chdirrace, 0, 0 },
   { "statpad", t_statpad, 0, 0 },

@@ -111,6 +111,7 @@ void t_diskfull(void);
 void t_closeinuse(void);
 void t_linkproc(void);
 void t_unlinkproc(void);
+void t_bufstorm(void);
 void t_linkmax(void);
 void t_chdirrace(void);
 void t_statpad(void);
