@@ -48,7 +48,7 @@ ARCH_LDFLAGS := $(if $(shell $(TOOLPREFIX)ld --help 2>/dev/null | grep no-warn-r
 # -display none -serial mon:stdio, not -nographic: with -nographic SeaBIOS
 # prints its banners on the serial line, into the console log. mon: keeps
 # what -nographic gives riscv: Ctrl-C goes to the guest, Ctrl-A x quits.
-QEMU_MACHINE := -machine pc -m 128M -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
+QEMU_MACHINE := -machine pc -cpu qemu64,+smep,+smap -m 128M -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 QEMU_CONSOLE := -display none -serial mon:stdio
 QEMU_DISK = -drive file=$(1),format=raw,if=ide
 DEPS_PKGS := gcc libc6-dev qemu-system-x86 gdb-multiarch \

@@ -85,6 +85,13 @@ suite_boot() {
 		qemu_stop
 		return
 	fi
+	# x86_64: the kernel faults on touching or running a user page
+	# (the Makefile gives the CPU SMEP and SMAP; CPU 0 reads CR4 back).
+	if [ "$ARCH" = x86_64 ]; then
+		[ "$(log_count '^x86: SMEP on, SMAP on$')" = 1 ] &&
+			pass "boot: SMEP and SMAP are on" ||
+			fail_log "boot: no \"x86: SMEP on, SMAP on\" line: the kernel may run or touch user pages"
+	fi
 	qemu_send 'echo hello | cat' 10 && qemu_wait_line hello 20 &&
 		pass "boot: echo hello | cat prints hello" ||
 		fail_log "boot: echo hello | cat did not print hello: $Q_REASON"

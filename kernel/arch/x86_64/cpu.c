@@ -4,6 +4,7 @@
 
 void entry_syscall(void);
 void lapic_init_cpu(void);
+static void x86_protect_user_pages(void);
 
 // The 64-bit task state segment: only rsp0 (kernel stack for entries
 // from user mode) and ist[0] (the double-fault stack) are used.
@@ -77,5 +78,34 @@ void x86_cpu_load_tables(void)
   wrmsr(MSR_SFMASK, X86_EFLAGS_IF | X86_EFLAGS_TF | X86_EFLAGS_DF | X86_EFLAGS_IOPL |
                     X86_EFLAGS_NT | X86_EFLAGS_AC | X86_EFLAGS_RF);
   wrmsr(MSR_KERNEL_GS_BASE, 0);   // user GS base: tasklab has no TLS
+  x86_protect_user_pages();
   lapic_init_cpu();
+}
+
+#define CR4_SMEP (1UL << 20)
+#define CR4_SMAP (1UL << 21)
+
+// SMEP and SMAP where the CPU has them (CPUID leaf 7: EBX bits 7 and 20):
+// the kernel then faults if it runs code from a user page, or touches
+// one. It reaches user memory only through the direct map
+// (access_process_vm()), never through a user address, so it never needs
+// to lift SMAP (no stac/clac); entries from user mode clear EFLAGS.AC,
+// which would lift it (trap.S, and MSR_SFMASK for system calls). CPU 0
+// says which are on, read back from CR4.
+static void x86_protect_user_pages(void)
+{
+  u32 a = 0, b, c, d;
+  asm volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0));
+  u64 cr4, want = 0;
+  if (a >= 7) {
+    asm volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));
+    want = ((b & (1U << 7)) ? CR4_SMEP : 0) | ((b & (1U << 20)) ? CR4_SMAP : 0);
+  }
+  asm volatile("movq %%cr4, %0" : "=r"(cr4));
+  cr4 |= want;
+  asm volatile("movq %0, %%cr4" :: "r"(cr4) : "memory");
+  asm volatile("movq %%cr4, %0" : "=r"(cr4));
+  if (smp_processor_id() == 0)
+    printk("x86: SMEP %s, SMAP %s\n", (cr4 & CR4_SMEP) ? "on" : "off (the CPU has none)",
+           (cr4 & CR4_SMAP) ? "on" : "off (the CPU has none)");
 }

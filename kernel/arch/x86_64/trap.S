@@ -115,6 +115,9 @@ trap_common:
 	testb $3, 24(%rsp)           # cs: from user mode?
 	jz 1f
 	swapgs
+	pushfq                       # clear AC: a user's AC would lift SMAP
+	andl $~X86_EFLAGS_AC, (%rsp)
+	popfq
 1:	xchgq %rdi, (%rsp)           # the vector's slot becomes rdi's
 	PUSH_GPRS_FROM_RSI
 	cld
