@@ -198,6 +198,13 @@ int kernel_execve(const char *path, char *const argv[], bool user_argv)
   t->clear_child_tid = 0;    // an address in the old image (Linux clears it too)
   t->flags &= ~TF_KTHREAD;   // kernel_init becomes a user process
   flush_signal_handlers(t);
+  // A traced task stops with SIGTRAP after a successful exec, before the
+  // new program runs (Linux's ptrace without PTRACE_O_TRACEEXEC): a
+  // debugger that starts a program waits for this stop. A thread that
+  // took the leader's tid in de_thread() keeps its tracer, who sees the
+  // stop under that tid.
+  if (t->ptrace)
+    send_signal(t, SIGTRAP, false);
   arch_start_user(task_pt_regs(t), entry, sp, argc, argvp);
   return argc;
 

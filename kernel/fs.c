@@ -74,6 +74,13 @@ void fs_init(int dev)
   brelse(b);
   if (sb.magic != FSMAGIC)
     panic("fs: bad superblock magic %x (not a tasklab image?)", sb.magic);
+  // A layout mkfs would not make: say so here, rather than trap later on
+  // a block number past the disk (as Linux refuses to mount the root).
+  u32 data = fs_layout_datastart(&sb);
+  if (data == 0 || sb.nblocks != sb.size - data)
+    panic("fs: bad superblock: size %u, %u data blocks, %u inodes from block %u, log %u+%u, "
+          "bitmap %u (run fsck on the image)", sb.size, sb.nblocks, sb.ninodes, sb.inodestart,
+          sb.logstart, sb.nlog, sb.bmapstart);
   log_init(dev, &sb);
 }
 

@@ -50,6 +50,22 @@ struct dinode {
 #define BPB           (BSIZE * 8)                        // bitmap bits per block
 #define BBLOCK(b, sb) ((b) / BPB + (sb).bmapstart)      // bitmap block for block b
 
+// The first data block of the layout s describes, or 0 if it is none
+// mkfs makes (a field out of range, regions out of order or past the
+// end). Shared by the kernel, which refuses to mount such an image, and
+// fsck, which reports it.
+static inline u32 fs_layout_datastart(const struct superblock *s)
+{
+  if (s->size < 8 || s->ninodes < 2 || s->ninodes > 65536 || s->nlog < 2 ||
+      s->nlog > LOGBLOCKS + 1)
+    return 0;
+  u32 ninodeblk = (s->ninodes + IPB - 1) / IPB, nbitmap = (s->size + BPB - 1) / BPB;
+  if (s->logstart != 2 || s->inodestart != s->logstart + s->nlog ||
+      s->bmapstart != s->inodestart + ninodeblk || s->bmapstart + nbitmap >= s->size)
+    return 0;
+  return s->bmapstart + nbitmap;
+}
+
 #define DIRSIZ 30     // longest name; not NUL-terminated when full
 
 // A directory is a file of these records; inum 0 marks a free slot.

@@ -50,13 +50,19 @@ static void replay_log(void)
   }
 }
 
-static void read_head(void)
+// Read the on-disk header; a block it names must lie past the log,
+// inside the disk (fs_init() checked the superblock's layout).
+static void read_head(struct superblock *s)
 {
   struct buf *b = bread(log.dev, log.start);
   memmove(&log.lh, b->data, sizeof(log.lh));
   brelse(b);
   if (log.lh.n > LOGBLOCKS)
     panic("log: corrupt header (%u blocks)", log.lh.n);
+  for (u32 i = 0; i < log.lh.n; i++)
+    if (log.lh.block[i] < s->inodestart || log.lh.block[i] >= s->size)
+      panic("log: corrupt header: entry %u names block %u, outside %u..%u (run fsck on the image)",
+            i, log.lh.block[i], s->inodestart, s->size - 1);
 }
 
 // Write the in-memory header to disk: this is the commit point.
@@ -76,7 +82,7 @@ void log_init(int dev, struct superblock *s)
   log.dev = dev;
   if (s->nlog < LOGBLOCKS + 1)
     panic("log: on-disk log has %u blocks, need %d", s->nlog, LOGBLOCKS + 1);
-  read_head();
+  read_head(s);
   if (log.lh.n)
     printk("log: recovering %u blocks\n", log.lh.n);
   replay_log();

@@ -98,7 +98,6 @@ static int
 check_super(void)
 {
   const unsigned char *p = block(1);
-  u32 ninodeblk, nbitmap;
 
   sb.magic = get32(p);
   sb.size = get32(p + 4);
@@ -116,19 +115,12 @@ check_super(void)
     bad("superblock: %u blocks, but the file holds only %u: truncated", sb.size, nblk);
     return -1;
   }
-  if (sb.size < 8 || sb.ninodes < 2 || sb.ninodes > 65536 || sb.nlog < 2 || sb.nlog > LOGBLOCKS + 1) {
-    bad("superblock: size %u, ninodes %u, nlog %u out of range", sb.size, sb.ninodes, sb.nlog);
+  if ((datastart = fs_layout_datastart(&sb)) == 0) {
+    bad("superblock: a field out of range or regions out of order (size %u, %u inodes "
+        "from block %u, log %u+%u, bitmap %u)", sb.size, sb.ninodes, sb.inodestart,
+        sb.logstart, sb.nlog, sb.bmapstart);
     return -1;
   }
-  ninodeblk = (sb.ninodes + IPB - 1) / IPB;
-  nbitmap = (sb.size + BPB - 1) / BPB;
-  if (sb.logstart != 2 || sb.inodestart != sb.logstart + sb.nlog ||
-      sb.bmapstart != sb.inodestart + ninodeblk || sb.bmapstart + nbitmap >= sb.size) {
-    bad("superblock: regions out of order (log %u+%u, inodes %u, bitmap %u, size %u)",
-        sb.logstart, sb.nlog, sb.inodestart, sb.bmapstart, sb.size);
-    return -1;
-  }
-  datastart = sb.bmapstart + nbitmap;
   if (sb.nblocks != sb.size - datastart)
     bad("superblock: %u data blocks, but the layout leaves %u", sb.nblocks, sb.size - datastart);
   return 0;

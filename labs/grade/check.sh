@@ -34,6 +34,7 @@ logcrash   $BOOT_CPUS  suite_logcrash
 fuzz       $BOOT_CPUS  suite_fuzz
 watchdog   $BOOT_CPUS  suite_watchdog
 fsck       host        suite_fsck
+badimage   1           suite_badimage
 "
 
 # fresh_image NAME: copy the built image to $TESTDIR/NAME.img; print its path.
@@ -462,6 +463,33 @@ suite_fsck() {
 	cp "$IMG" "$_sf_c" && poke "$_sf_c" $((_sf_i2 + 8)) '\000\000\000\000'
 	fsck_finds size "a file with blocks past its size" "$_sf_c" "past the end"
 	rm -f "$_sf_c"
+}
+
+# suite_badimage: an image whose superblock or log header mkfs would not
+# write stops the boot with a panic that says so, before anything traps
+# on a block past the disk.
+suite_badimage() {
+	_sb_d=$TESTDIR/fsck
+	mkdir -p "$_sb_d"
+	cp "$IMG" "$_sb_d/badsuper.img" && poke "$_sb_d/badsuper.img" $((1024 + 24)) '\377\377\377\177'
+	badimage_says "a wild inode start in the superblock" "$_sb_d/badsuper.img" \
+		'^kernel panic: fs: bad superblock: .*inodes from block 2147483647'
+	# A committed log of one block, which it names as block 2^31-1.
+	cp "$IMG" "$_sb_d/badlog.img" && poke "$_sb_d/badlog.img" 2048 '\001\000\000\000\377\377\377\177'
+	badimage_says "a log header naming a block past the disk" "$_sb_d/badlog.img" \
+		'^kernel panic: log: corrupt header: entry 0 names block 2147483647'
+	rm -f "$_sb_d/badsuper.img" "$_sb_d/badlog.img"
+}
+
+# badimage_says WHAT IMG REGEX: booting IMG ends in a panic line matching REGEX.
+badimage_says() {
+	qemu_start "badimage" 1 "$2" 60 || { fail "badimage: could not start QEMU"; return; }
+	if qemu_wait_match "$3" 30; then
+		pass "badimage: $1: the boot stops, saying so"
+	else
+		fail_log "badimage: $1: no panic line matching /$3/: $Q_REASON"
+	fi
+	qemu_stop
 }
 
 # On a branch of one's own whose kernel/ is not the baseline's (a

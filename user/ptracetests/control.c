@@ -389,3 +389,99 @@ t_leak(void)
   snprintf(detail, sizeof detail, "%ld free pages before the target, %ld after it was reaped", first, after);
   expect_true("freemem_reaped", first == after, detail);
 }
+
+// ------------------------------------------------------------ execstop
+
+static int es_go[2], es_tid[2];
+
+// Wait until fd has a byte, then exec /echo (which exits 0).
+static void
+es_exec(int fd)
+{
+  char c, *argv[] = { "echo", "execstop:", "exec", "done", 0 };
+
+  read(fd, &c, 1);
+  exec("/echo", argv);
+  exit(99);
+}
+
+// A thread of the child: send its tid, then exec on the signal.
+static void
+es_thread(void *arg)
+{
+  int tid = gettid();
+
+  (void)arg;
+  write(es_tid[1], &tid, sizeof tid);
+  es_exec(es_go[0]);
+}
+
+// Trace tid of child pid, let it exec, and check the stop that follows
+// (reported under pid: a thread that execs takes the leader's tid), the
+// new program's name, and its exit once continued. check names the case.
+static void
+es_check(const char *check, int pid, int tid)
+{
+  int st = 0, r;
+  struct procstat ps;
+  char name[48];
+
+  snprintf(name, sizeof name, "%s_attach", check);
+  if (!expect(name, attach_wait(tid, &st), 0) || ptrace(PTRACE_CONT, tid, 0, 0) < 0) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+    return;
+  }
+  write(es_go[1], "x", 1);
+  for (int i = 0; i < 10 * HZ && (r = waitpid(pid, &st, __WALL | WNOHANG)) == 0; i++)
+    sleep(1);
+  snprintf(detail, sizeof detail, "waitpid(%d) %s, %s; want stopped by SIGTRAP after the exec",
+           pid, val(r), wstatus(st));
+  snprintf(name, sizeof name, "%s_sigtrap_stop", check);
+  if (expect_true(name, r == pid && WIFSTOPPED(st) && WSTOPSIG(st) == SIGTRAP, detail)) {
+    snprintf(name, sizeof name, "%s_new_image", check);
+    snprintf(detail, sizeof detail, "comm %s, want echo", task_stat(pid, pid, &ps) == 0 ? ps.comm : "?");
+    expect_true(name, task_stat(pid, pid, &ps) == 0 && strcmp(ps.comm, "echo") == 0, detail);
+    ptrace(PTRACE_CONT, pid, 0, 0);
+  }
+  r = reap_within(pid, &st, 10 * HZ);
+  if (r != pid) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+  }
+  snprintf(detail, sizeof detail, "waitpid %s, %s; want exited 0", val(r), wstatus(st));
+  snprintf(name, sizeof name, "%s_runs_on", check);
+  expect_true(name, r == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0, detail);
+}
+
+// execstop: a traced task that execs stops with SIGTRAP before the new
+// program runs, as on Linux (a debugger starting a program waits for it),
+// and runs on when continued; a traced thread other than the leader takes
+// the leader's tid and its tracer sees the stop there (it once lost the
+// thread: no stop, and ESRCH for the old tid).
+void
+t_execstop(void)
+{
+  int pid, tid = 0;
+
+  if (!need("pipe", pipe(es_go)) || !need("pipe2", pipe(es_tid)))
+    return;
+  pid = tfork();
+  if (pid == 0)
+    es_exec(es_go[0]);
+  if (need("fork", pid))
+    es_check("leader", pid, pid);
+  pid = tfork();
+  if (pid == 0) {
+    if (thread_create(es_thread, 0) < 0)
+      exit(98);
+    for (;;)
+      sleep(100);
+  }
+  if (need("fork_threaded", pid) && read(es_tid[0], &tid, sizeof tid) == sizeof tid)
+    es_check("thread", pid, tid);
+  for (int i = 0; i < 2; i++) {
+    close(es_go[i]);
+    close(es_tid[i]);
+  }
+}

@@ -34,6 +34,7 @@ static const struct test tests[] = {
   { "getregs", t_getregs },
   { "stopstate", t_stopstate },
   { "attachstopped", t_attachstopped },
+  { "execstop", t_execstop },
   { "setregs", t_setregs },
   { "perm", t_perm },
   { "sigreport", t_sigreport },

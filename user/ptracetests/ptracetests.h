@@ -61,6 +61,7 @@ void t_getregs(void);
 void t_setregs(void);
 void t_stopstate(void);
 void t_attachstopped(void);
+void t_execstop(void);
 
 // control.c
 int start_holder(int tid, int *result);
