@@ -64,6 +64,7 @@ static void io_worker_handle_work(struct io_worker *worker)
   worker->flags &= ~IO_WORKER_F_FREE;
   while ((work = io_get_next_work(wq)) != NULL) {
     worker->cur = work;
+    worker->cur_owner = work->owner;
     spin_unlock(&wq->lock);
     if (work->flags & IO_WQ_WORK_CANCEL)
       work->cancel(work);
@@ -72,6 +73,7 @@ static void io_worker_handle_work(struct io_worker *worker)
     io_flush_signals(current);
     spin_lock(&wq->lock);
     worker->cur = NULL;
+    worker->cur_owner = NULL;
   }
 }
 
@@ -305,7 +307,10 @@ void io_wq_cancel_owner(struct io_wq *wq, void *owner)
     wq->tail = w;
   for (int i = 0; i < IO_WQ_MAX_WORKERS; i++) {
     struct io_worker *worker = &wq->workers[i];
-    if (worker->task && worker->cur && worker->cur->owner == owner) {
+    // cur is touched only when it is owner's: owner's requests outlive
+    // this call (the ring's release waits for them after it), another
+    // ring's may be gone already.
+    if (worker->task && worker->cur && worker->cur_owner == owner) {
       worker->cur->flags |= IO_WQ_WORK_CANCEL;
       set_notify_signal(worker->task);
     }

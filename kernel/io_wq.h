@@ -30,6 +30,8 @@ struct io_worker {
   int acct;
   struct task *task;
   struct io_wq_work *cur;      // running now
+  void *cur_owner;             // cur->owner, copied: once cur's request has
+                               // completed, its memory may be reused
   struct io_wq *wq;
 };
 
