@@ -123,17 +123,31 @@ void mmput(struct mm_struct *mm)
   free_page(mm);
 }
 
-// A private copy of an address space (fork).
+#define DUP_MM_BATCH (64 * PAGE_SIZE)   // bytes copied per hold of old->lock
+
+// A private copy of an address space (fork). old's mmap_lock holds the
+// break still; old->lock is taken for a batch of pages at a time, so
+// that a large heap is copied with interrupts on and scheduling points
+// between batches, and a SIGKILL to the parent ends the copy.
 static struct mm_struct *dup_mm(struct mm_struct *old)
 {
   struct mm_struct *mm = mm_alloc();
   if (!mm)
     return NULL;
-  spin_lock(&old->lock);
+  sleep_lock(&old->mmap_lock);
   mm->start_brk = old->start_brk;
   mm->brk = old->brk;
-  int err = copy_user_range(mm->pgd, old->pgd, 0, old->brk);
-  spin_unlock(&old->lock);
+  int err = 0;
+  for (u64 a = 0; a < old->brk && err == 0; a += DUP_MM_BATCH) {
+    u64 len = old->brk - a < DUP_MM_BATCH ? old->brk - a : DUP_MM_BATCH;
+    spin_lock(&old->lock);
+    err = copy_user_range(mm->pgd, old->pgd, a, len);
+    spin_unlock(&old->lock);
+    cond_resched();
+    if (err == 0 && fatal_signal_pending(current))
+      err = -EINTR;
+  }
+  sleep_unlock(&old->mmap_lock);
   if (err < 0) {
     mmput(mm);
     return NULL;

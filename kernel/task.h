@@ -38,6 +38,7 @@ enum task_state {
 // An address space; shared by the threads of a process.
 struct mm_struct {
   struct sleeplock mmap_lock;  // serializes changes of the layout (sbrk)
+                               // and fork's copy of it
   struct spinlock lock;    // guards brk, tlb_gen and the page table's user half
   int users;               // tasks using it (atomic)
   pte_t *pgd;

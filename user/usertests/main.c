@@ -30,6 +30,7 @@ char buf2[8192];
 
 static const struct test tests[] = {
   { "fork", t_fork, 0, 0 },
+  { "forkbig", t_forkbig, 0, 0 },
   { "exitstatus", t_exitstatus, 0, 0 },
   { "wait", t_wait, 0, 0 },
   { "waitnohang", t_waitnohang, 0, 0 },

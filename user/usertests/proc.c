@@ -46,6 +46,37 @@ t_fork(void)
   close(p[0]);
 }
 
+#define FORKBIG_PAGES 300   // several of fork's 64-page copy batches
+
+// forkbig: a heap of several hundred pages, its break inside a page, is
+// copied whole: every page holds its own number in the child, and the
+// bytes up to the break are there.
+void
+t_forkbig(void)
+{
+  long len = FORKBIG_PAGES * PGSIZE + 123;
+  char *heap = sbrk(len);
+  int pid, st = -1;
+
+  if (is_sbrk_error(heap))
+    return;
+  for (int i = 0; i < FORKBIG_PAGES; i++)
+    memset(heap + (long)i * PGSIZE, i & 0xff, PGSIZE);
+  memset(heap + FORKBIG_PAGES * PGSIZE, 0xa5, 123);
+  pid = tfork();
+  if (pid == 0) {
+    for (int i = 0; i < FORKBIG_PAGES; i++)
+      if (heap[(long)i * PGSIZE] != (char)(i & 0xff) || heap[(long)i * PGSIZE + PGSIZE - 1] != (char)(i & 0xff))
+        exit(10);
+    exit(heap[len - 1] == (char)0xa5 ? 0 : 11);
+  }
+  if (!expect_ok("fork", pid))
+    return;
+  expect("waitpid", waitpid(pid, &st, 0), pid);
+  expect_exit("child_has_every_page", st, 0);
+  sbrk(-len);
+}
+
 // exit: only the low 8 bits of the status reach waitpid, in Linux's encoding.
 void
 t_exitstatus(void)

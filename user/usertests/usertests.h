@@ -50,6 +50,7 @@ void leave_scratch(const char *dir);
 // proc.c
 int try_exec(const char *path, char **argv);
 void t_fork(void);
+void t_forkbig(void);
 void t_exitstatus(void);
 void t_wait(void);
 void t_waitnohang(void);
