@@ -7,6 +7,8 @@
 #   make bench        figures: build time, boot time (medians)
 #   make fuzz         a long syscall fuzzing campaign (FUZZ_SEED=, FUZZ_CALLS=)
 #   make fsck         check an image: IMG=path (default: the built fs.img)
+#   make grade        one lab's grader: LAB=name [FORMAT=junit|gradescope OUT=file]
+#   make gradescope   a Gradescope autograder for LAB=name
 #   make deps         install the Debian packages that are missing
 #   make clean
 # ARCH=riscv64 (default) or x86_64; CPUS=3 (default); TOOLPREFIX= overrides the probe.
@@ -225,14 +227,22 @@ FORCE:
 .PHONY: all fsck fuzz fuzz-arch qemu qemu-gdb qemu-cmd toolprefix check check-arch matrix matrix-arch bench bench-arch deps clean FORCE
 
 # ---------------------------------------------------------------- labs
-# make grade LAB=name runs labs/grade/name.sh against this tree.
+# make grade LAB=name runs labs/grade/name.sh against this tree;
+# FORMAT=junit or FORMAT=gradescope also writes its checks as JUnit XML
+# or Gradescope's results.json (to OUT=file; labs/grade/report.sh).
 grade: deps
-	@test -n "$(LAB)" || { echo "usage: make grade LAB=name (see labs/README.md)"; exit 2; }
+	@test -n "$(LAB)" || { echo "usage: make grade LAB=name [FORMAT=junit|gradescope [OUT=file]] (see labs/README.md)"; exit 2; }
 	@test -f labs/grade/$(LAB).sh || { echo "no grader labs/grade/$(LAB).sh"; exit 2; }
 	@$(MAKE) -s --no-print-directory all
-	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/$(LAB).sh
+	@ARCH=$(ARCH) MAKE="$(MAKE)" FORMAT="$(FORMAT)" OUT="$(OUT)" sh labs/grade/report.sh $(LAB)
 
-.PHONY: grade
+# make gradescope LAB=name: a Gradescope autograder bundle for the lab,
+# in build/gradescope/ (labs/classroom/bundle.sh).
+gradescope:
+	@test -n "$(LAB)" || { echo "usage: make gradescope LAB=name [ARCH=..] [CPUS=N]"; exit 2; }
+	@ARCH=$(ARCH) CPUS=$(CPUS) sh labs/classroom/bundle.sh $(LAB)
+
+.PHONY: grade gradescope
 
 # make apply-solution LAB=name [DEST=dir] [FROM=ref]: the reference series
 # solutions/LAB (and the ones it builds on) applied to a fresh copy of the

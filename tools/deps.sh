@@ -13,7 +13,8 @@ ARCH=${ARCH:-riscv64}
 HOSTCC=${HOSTCC:-cc}
 QEMU_MIN_MAJOR=7
 QEMU_MIN_MINOR=2
-HOST_PKGS="gcc libc6-dev"      # mkfs is host C: compiler and C headers
+HOST_PKGS="gcc libc6-dev libxml2-utils jq zip"   # mkfs is host C; the grade reports
+                               # are checked with xmllint and jq; zip packs a Gradescope bundle
 
 missing=""    # what is missing, for the message
 fatal=""      # problems an install cannot fix
@@ -90,6 +91,14 @@ check_qemu() {
 	fi
 }
 
+# check_report_tools: xmllint and jq (make check validates the grade
+# reports with them) and zip (make gradescope packs the bundle).
+check_report_tools() {
+	for t in xmllint jq zip; do
+		have "$t" || missing="$missing $t"
+	done
+}
+
 # check_all: fill $missing (installable) and $fatal (not fixable by installing).
 check_all() {
 	missing=""
@@ -97,6 +106,7 @@ check_all() {
 	check_cross
 	check_host_cc
 	check_qemu
+	check_report_tools
 }
 
 # install: install the packages with apt-get as root, else say how and fail.

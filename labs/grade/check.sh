@@ -29,6 +29,7 @@ mgdb       $BOOT_CPUS  suite_script labs/grade/mgdb-check.sh
 uringtests 1           suite_program uringtests 240
 uringtests 2           suite_program uringtests 240
 matrix     $BOOT_CPUS  suite_matrix
+report     $BOOT_CPUS  suite_script labs/grade/report-check.sh
 jobctl     $BOOT_CPUS  suite_jobctl
 logcrash   $BOOT_CPUS  suite_logcrash
 fuzz       $BOOT_CPUS  suite_fuzz
@@ -502,7 +503,7 @@ if [ -n "$_br" ] && [ "$_br" != main ] && git rev-parse -q --verify main > /dev/
 	! git diff --quiet main -- kernel/ 2> /dev/null; then
 	NOT_BASELINE=$_br
 	echo "note: kernel/ on branch $_br is not the baseline (branch main): the matrix"
-	echo "  suite, which needs the baseline, is skipped. To grade your fix: make grade LAB=name"
+	echo "  and report suites, which need the baseline, are skipped. To grade your fix: make grade LAB=name"
 fi
 
 # Run the suites in order (filtered by $ONLY, an ERE on the names).
@@ -518,8 +519,8 @@ for _line in $SUITES; do
 	if [ -n "$ONLY" ] && ! echo "$S_NAME" | grep -q -x -E -e "$ONLY"; then
 		continue
 	fi
-	if [ "$S_NAME" = matrix ] && [ -n "$NOT_BASELINE" ]; then
-		echo "== matrix: skipped (kernel/ on branch $NOT_BASELINE is not the baseline)"
+	if { [ "$S_NAME" = matrix ] || [ "$S_NAME" = report ]; } && [ -n "$NOT_BASELINE" ]; then
+		echo "== $S_NAME: skipped (kernel/ on branch $NOT_BASELINE is not the baseline)"
 		continue
 	fi
 	if [ "$S_CPUS" = host ]; then
