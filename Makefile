@@ -3,7 +3,10 @@
 #   make qemu         boot it (Ctrl-A x leaves QEMU)
 #   make qemu-gdb     boot it stopped, waiting for gdb-multiarch
 #   make check        every test suite; closes with "N passed, N failed"
+# >>> full
 #   make matrix       every lab grader against every series and wrong fix
+#   make handout      the student edition, as a git repository (DEST=, WITH=)
+# <<< full
 #   make bench        figures: build time, boot time (medians)
 #   make fuzz         a long syscall fuzzing campaign (FUZZ_SEED=, FUZZ_CALLS=)
 #   make fsck         check an image: IMG=path (default: the built fs.img)
@@ -193,6 +196,7 @@ check-arch: deps
 	@$(MAKE) -s --no-print-directory all
 	@ARCH=$(ARCH) MAKE="$(MAKE)" TOOLPREFIX="$(TOOLPREFIX)" sh labs/grade/check.sh
 
+# >>> full
 # make matrix: every lab grader against the baseline, every reference series
 # and every known-wrong fix (solutions/mutants/), as a table.
 matrix:
@@ -201,6 +205,14 @@ matrix:
 matrix-arch: deps
 	@$(MAKE) -s --no-print-directory all
 	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/matrix.sh
+
+# make handout [DEST=dir] [WITH="series ..."]: the student edition, without
+# solutions/ and the instructor's guide, as a git repository (tools/handout.sh).
+handout:
+	@sh tools/handout.sh "$(if $(DEST),$(DEST),build/handout)"
+
+.PHONY: handout
+# <<< full
 
 bench:
 	@ARCHS="$(RUN_ARCHS)" TARGET=bench MAKE="$(MAKE)" sh tools/check-all.sh
@@ -248,17 +260,21 @@ gradescope:
 # solutions/LAB (and the ones it builds on) applied to a fresh copy of the
 # baseline, branch main (FROM=ref another commit, FROM=. this tree as it
 # is), in DEST (default build/solutions/LAB). DEST=. applies it to this tree.
+SERIES := $(patsubst solutions/%/series,%,$(wildcard solutions/*/series))
 apply-solution:
-	@test -n "$(LAB)" || { echo "usage: make apply-solution LAB=deny|hide|embrace|embrace-v1|followups [DEST=dir] [FROM=ref]"; exit 2; }
+	@test -n "$(LAB)" || { echo "usage: make apply-solution LAB=name [DEST=dir] [FROM=ref]; the series here: $(or $(SERIES),none)"; exit 2; }
 	@dest="$(if $(DEST),$(DEST),build/solutions/$(LAB))"; \
 	sh tools/apply-solution.sh $(LAB) "$$dest" $(FROM) && \
 	echo "done: build it with make -C $$dest (ARCH=$(ARCH))"
 
 .PHONY: apply-solution
 
+# >>> full
 # make demo: the whole story unattended (labs/demo.sh), for a workshop.
+# It applies every reference series, so the student edition has no demo.
 demo: deps
 	@$(MAKE) -s --no-print-directory all
 	@ARCH=$(ARCH) MAKE="$(MAKE)" CPUS=$(CPUS) sh labs/demo.sh
 
 .PHONY: demo
+# <<< full

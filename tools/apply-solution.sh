@@ -16,7 +16,7 @@ name=$1 dir=$2 from=${3:-main}
 # (sh has no local variables: everything is recomputed from $1.)
 apply_series() {
   if [ ! -f "$top/solutions/$1/series" ]; then
-    echo "apply-solution: no series solutions/$1 (try deny, hide, embrace, embrace-v1, followups)" >&2
+    echo "apply-solution: no series solutions/$1 (the series here: $(cd "$top" && ls solutions 2>/dev/null | grep -v mutants | tr '\n' ' '))" >&2
     exit 2
   fi
   base=$(sed -n 's/^# applies on: *//p' "$top/solutions/$1/series")

@@ -28,8 +28,6 @@ ptracetests 3          suite_program ptracetests 180
 mgdb       $BOOT_CPUS  suite_script labs/grade/mgdb-check.sh
 uringtests 1           suite_program uringtests 240
 uringtests 2           suite_program uringtests 240
-matrix     $BOOT_CPUS  suite_matrix
-report     $BOOT_CPUS  suite_script labs/grade/report-check.sh
 jobctl     $BOOT_CPUS  suite_jobctl
 logcrash   $BOOT_CPUS  suite_logcrash
 fuzz       $BOOT_CPUS  suite_fuzz
@@ -37,6 +35,15 @@ watchdog   $BOOT_CPUS  suite_watchdog
 fsck       host        suite_fsck
 badimage   1           suite_badimage
 "
+# >>> full
+# The suites of the full edition, which need the reference solutions and
+# the wrong fixes (make handout leaves them out with those).
+SUITES="$SUITES
+matrix     $BOOT_CPUS  suite_matrix
+report     $BOOT_CPUS  suite_script labs/grade/report-check.sh
+handout    $BOOT_CPUS  suite_script labs/grade/handout-check.sh
+"
+# <<< full
 
 # fresh_image NAME: copy the built image to $TESTDIR/NAME.img; print its path.
 fresh_image() {
@@ -64,6 +71,7 @@ suite_script() {
 	fi
 }
 
+# >>> full
 # suite_matrix: every cell of labs/grade/matrix.sh, two at a time: each
 # lab's grader passes with its reference series and fails on the
 # baseline, on the strategies that miss its lab and on every known-wrong
@@ -74,6 +82,7 @@ suite_matrix() {
 	suite_script labs/grade/matrix.sh
 	unset JOBS
 }
+# <<< full
 
 # suite_boot: the shell comes up, pipes work, the image holds init, poweroff ends QEMU.
 suite_boot() {

@@ -49,8 +49,8 @@ suite_header "$RUN" "$ARCH, CPUS=$CPUS"
 uring_boot "$CPUS" || finish
 
 # The checks that need no looping copy come first: they are quick, so a
-# wrong fix that breaks one of them is rejected in seconds (the matrix,
-# labs/grade/matrix.sh, runs this grader on a dozen wrong fixes).
+# wrong fix that breaks one of them is rejected in seconds (make check's
+# matrix runs this grader on a dozen wrong fixes).
 
 # 1. Signals for the process reach its handler, not an I/O thread:
 # sigdeliver sends SIGUSR1 to itself 100 times, each while its main

@@ -1,5 +1,5 @@
 # labs/grade/lib-uring.sh: what the graders of labs 02-05 (deny.sh,
-# hide.sh, embrace.sh, followups.sh) and labs/demo.sh share. POSIX sh.
+# hide.sh, embrace.sh, followups.sh) and the demo share. POSIX sh.
 # Source it after lib.sh, with RUN set to the run's name:
 #
 #     RUN=deny
@@ -43,7 +43,7 @@
 #   start_bg CMD                waitstop -t $STOP_SECS CMD &: BGPID, BG_FROM
 #   finish                      power off, print the closing line, exit
 
-# FAIL_FAST=1 (labs/grade/matrix.sh sets it where it expects a grader
+# FAIL_FAST=1 (make check's matrix sets it where it expects a grader
 # to fail): the first FAIL line ends the run at once, with the closing
 # line. lib.sh's fail() is replaced by one that does that.
 if [ -n "$FAIL_FAST" ]; then
