@@ -5,7 +5,7 @@
 #   make check        every test suite; closes with "N passed, N failed"
 # >>> full
 #   make matrix       every lab grader against every series and wrong fix
-#   make handout      the student edition, as a git repository (DEST=, WITH=)
+#   make handout      the student edition, as a git repository (DEST=, WITH=, HINTS=patch)
 # <<< full
 #   make bench        figures: build time, boot time (medians)
 #   make fuzz         a long syscall fuzzing campaign (FUZZ_SEED=, FUZZ_CALLS=)
@@ -206,7 +206,7 @@ matrix-arch: deps
 	@$(MAKE) -s --no-print-directory all
 	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/matrix.sh
 
-# make handout [DEST=dir] [WITH="series ..."]: the student edition, without
+# make handout [DEST=dir] [WITH="series ..."] [HINTS=patch]: the student edition, without
 # solutions/ and the instructor's guide, as a git repository (tools/handout.sh).
 handout:
 	@sh tools/handout.sh "$(if $(DEST),$(DEST),build/handout)"

@@ -83,7 +83,9 @@ static void exit_notify(struct task *t, int code)
   task_io_accounting_add(&sig->ioac, &t->ioac);
   t->exit_code = code;
   struct task *leader = t->group_leader;
-  if (thread_group_leader(t)) {
+  if (t->flags & TF_KTHREAD) {
+    t->exit_state = EXIT_DEAD;   // no parent waits for a kernel thread
+  } else if (thread_group_leader(t)) {
     t->exit_state = EXIT_ZOMBIE;
     if (thread_group_empty(t))
       do_notify_parent(t);
@@ -139,11 +141,11 @@ void __noreturn do_exit(int code)
     mmput(mm);
   }
   exit_ptrace(t);   // our tracees run on
-  bool leader = thread_group_leader(t);
+  bool leader = thread_group_leader(t), kthread = t->flags & TF_KTHREAD;
   struct sighand_struct *sh = t->sighand;
   struct signal_struct *sig = t->signal;
   exit_notify(t, code);   // returns holding rq_lock
-  if (!leader) {          // a leader keeps these for its parent's wait
+  if (!leader || kthread) {   // a leader keeps these for its parent's wait
     put_sighand(sh);
     put_signal(sig);
   }

@@ -3,6 +3,7 @@
 #include "fs.h"
 #include "procfs.h"
 #include "fcntl.h"
+#include "vhost.h"
 
 struct devsw devsw[NDEV];
 
@@ -58,6 +59,8 @@ void fileclose(struct file *f)
     pipeclose(copy.pipe, copy.writable);
   } else if (copy.type == FD_IO_URING) {
     io_uring_release(copy.ring);
+  } else if (copy.type == FD_VHOST) {
+    vhost_release(copy.vhost);
   } else if (copy.type == FD_INODE || copy.type == FD_DEVICE) {
     if (copy.seq_buf)
       free_page(copy.seq_buf);
@@ -103,6 +106,8 @@ long fileread(struct file *f, u64 udst, long n)
     iunlock(f->ip);
     return r;
   }
+  case FD_VHOST:
+    return vhost_read(f->vhost, udst, n);
   default:
     return -EINVAL;   // an io_uring fd
   }

@@ -20,7 +20,7 @@ struct inode {
   u32 addrs[NDIRECT + 2];
 };
 
-enum file_type { FD_NONE, FD_PIPE, FD_INODE, FD_DEVICE, FD_IO_URING };
+enum file_type { FD_NONE, FD_PIPE, FD_INODE, FD_DEVICE, FD_IO_URING, FD_VHOST };
 
 // An open file. ftable.lock guards ref; off is guarded by the inode lock.
 struct file {
@@ -29,6 +29,7 @@ struct file {
   bool readable, writable, append;
   struct pipe *pipe;       // FD_PIPE
   struct io_ring_ctx *ring; // FD_IO_URING
+  struct vhost_dev *vhost;  // FD_VHOST
   struct inode *ip;        // FD_INODE, FD_DEVICE
   u64 off;                 // FD_INODE
   char *seq_buf;           // FD_INODE in /proc: the snapshot being read

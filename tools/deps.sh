@@ -13,8 +13,10 @@ ARCH=${ARCH:-riscv64}
 HOSTCC=${HOSTCC:-cc}
 QEMU_MIN_MAJOR=7
 QEMU_MIN_MINOR=2
-HOST_PKGS="gcc libc6-dev libxml2-utils jq zip"   # mkfs is host C; the grade reports
-                               # are checked with xmllint and jq; zip packs a Gradescope bundle
+HOST_PKGS="gcc libc6-dev libxml2-utils jq zip chromium imagemagick fonts-dejavu-core"
+# mkfs is host C; the grade reports are checked with xmllint and jq; zip
+# packs a Gradescope bundle; the figures are rendered with headless
+# Chromium, in DejaVu, and the pictures measured with ImageMagick.
 
 missing=""    # what is missing, for the message
 fatal=""      # problems an install cannot fix
@@ -92,9 +94,10 @@ check_qemu() {
 }
 
 # check_report_tools: xmllint and jq (make check validates the grade
-# reports with them) and zip (make gradescope packs the bundle).
+# reports with them), zip (make gradescope packs the bundle), chromium
+# and ImageMagick's identify and convert (make check renders the figures).
 check_report_tools() {
-	for t in xmllint jq zip; do
+	for t in xmllint jq zip chromium identify convert; do
 		have "$t" || missing="$missing $t"
 	done
 }

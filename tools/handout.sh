@@ -16,11 +16,20 @@
 #   <!-- >>> student [SERIES...]  ...  <<< student -->
 # a comment in the full edition, is the student edition's text there,
 # unless one of the SERIES named is released (the full text is, then).
+# A chapter's "Hint 3: the patch" sits between
+#   <!-- >>> patch-hint -->   ...   <!-- <<< patch-hint -->
+# and is left out too, unless HINTS=patch: an instructor chooses whether
+# students may see the reference patch, step by step, in the chapter.
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 dest=$1
 with=${WITH:-}
+hints=${HINTS:-}
+case $hints in
+"" | patch) ;;
+*) echo "handout: HINTS=$hints: want HINTS=patch (keep the patch hints) or nothing" >&2; exit 2 ;;
+esac
 
 # series_and_bases NAME...: each series and, after it, the ones it applies on.
 series_and_bases() {
@@ -37,7 +46,7 @@ released=$(series_and_bases $with | sort -u | tr '\n' ' ')
 keep() {
 	case $1 in
 	solutions/mutants/* | labs/instructor/* | labs/grade/matrix.sh | labs/grade/report-check.sh | \
-	labs/grade/handout-check.sh | tools/handout.sh | labs/demo.sh) return 1 ;;
+	labs/grade/handout-check.sh | labs/grade/hints-check.sh | tools/handout.sh | labs/demo.sh) return 1 ;;
 	solutions/*/*)
 		s=${1#solutions/}; s=${s%%/*}
 		case " $released " in *" $s "*) return 0 ;; esac
@@ -50,7 +59,7 @@ keep() {
 # filter: stdin to stdout, with the full edition's blocks left out (but
 # those of a released series) and the student edition's blocks opened.
 filter() {
-	awk -v released=" $released " '
+	awk -v released=" $released " -v hints="$hints" '
 	function released_block(line,   n, f, i) {
 		sub(/-->.*/, "", line)
 		n = split(line, f, /[ \t]+/)
@@ -60,6 +69,10 @@ filter() {
 				return 1
 		return 0
 	}
+	hint && /^[ \t]*<!-- <<< patch-hint -->/ { hint = 0; next }
+	hint { next }
+	/^[ \t]*<!-- >>> patch-hint -->/ { if (hints != "patch") hint = 1; next }
+	/^[ \t]*<!-- <<< patch-hint -->/ { next }
 	drop && /^[ \t]*(#|<!--) <<< full/ { drop = 0; next }
 	drop { next }
 	/^[ \t]*(#|<!--) >>> full/ { if (!released_block($0)) drop = 1; next }
@@ -69,7 +82,7 @@ filter() {
 	/^[ \t]*<!-- >>> student/ { if (released_block($0)) skip = 1; next }
 	/^[ \t]*<<< student -->/ { next }
 	{ print }
-	END { if (drop || skip) { print "handout: a block is never closed" > "/dev/stderr"; exit 1 } }'
+	END { if (drop || skip || hint) { print "handout: a block is never closed" > "/dev/stderr"; exit 1 } }'
 }
 
 rm -rf "$dest"
@@ -79,7 +92,7 @@ git ls-files --cached --others --exclude-standard | while read -r f; do
 	keep "$f" || continue
 	[ -f "$f" ] || continue
 	mkdir -p "$dest/$(dirname "$f")"
-	if grep -q -I -E '^[[:space:]]*(#|<!--) >>> (full|student)' "$f" 2>/dev/null; then
+	if grep -q -I -E '^[[:space:]]*(#|<!--) >>> (full|student|patch-hint)' "$f" 2>/dev/null; then
 		filter < "$f" > "$dest/$f" || { echo "handout: in $f" >&2; exit 1; }
 		chmod --reference="$f" "$dest/$f"
 	else
@@ -91,5 +104,5 @@ cd "$dest"
 git init -q -b main
 git add -A
 git -c user.name=tasklab -c user.email=tasklab@localhost commit -q \
-	-m "tasklab, student edition (from $from${released:+; series released: ${released% }})"
+	-m "tasklab, student edition (from $from${released:+; series released: ${released% }}${hints:+; patch hints kept})"
 echo "handout: $dest (branch main, $(git ls-files | wc -l) files${released:+; series: ${released% }})"

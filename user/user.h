@@ -103,6 +103,10 @@ int getpgrp(void);
 int tcsetpgrp(int fd, int pgrp);
 int tcgetpgrp(int fd);
 
+// ---- vhost: a copy engine whose worker, vhost-PID, copies in the kernel
+#include "kernel/vhost_abi.h"
+int vhost_open(int in_fd, int out_fd, int flags);   // a descriptor; read() it for the bytes copied (a u64)
+
 
 // ---- ptrace (Linux request numbers); struct user_regs per architecture
 #include "user_regs.h"

@@ -33,6 +33,7 @@ logcrash   $BOOT_CPUS  suite_logcrash
 fuzz       $BOOT_CPUS  suite_fuzz
 watchdog   $BOOT_CPUS  suite_watchdog
 fsck       host        suite_fsck
+figures    host        suite_script labs/grade/figures-check.sh
 badimage   1           suite_badimage
 "
 # >>> full
@@ -42,6 +43,7 @@ SUITES="$SUITES
 matrix     $BOOT_CPUS  suite_matrix
 report     $BOOT_CPUS  suite_script labs/grade/report-check.sh
 handout    $BOOT_CPUS  suite_script labs/grade/handout-check.sh
+hints      host        suite_script labs/grade/hints-check.sh
 "
 # <<< full
 

@@ -36,12 +36,25 @@ if [ -z "$leaks" ]; then
 else
 	fail "the student edition holds what it must not:$leaks"
 fi
-marks=$(cd "$H" && git grep -n -I -E '^[[:space:]]*(#|<!--) (>>>|<<<) (full|student)|^[[:space:]]*<<< student -->' | head -n 3)
+marks=$(cd "$H" && git grep -n -I -E '^[[:space:]]*(#|<!--) (>>>|<<<) (full|student|patch-hint)|^[[:space:]]*<<< student -->' | head -n 3)
 if [ -z "$marks" ]; then
 	pass "no edition marker is left in any file"
 else
 	fail "edition markers left in the student edition: $marks"
 fi
+# The chapters' "Hint 3: the patch" is left out unless HINTS=patch.
+nfull=$(cat labs/0*.md | grep -c 'Hint 3: the patch')
+nstud=$(cat "$H"/labs/0*.md | grep -c 'Hint 3: the patch')
+HP=$TOP/$TESTDIR/handout-hints
+if [ "$nfull" -gt 0 ] && [ "$nstud" = 0 ] &&
+	$MAKE -s --no-print-directory handout DEST="$HP" HINTS=patch > "$D/make-hints.out" 2>&1 &&
+	[ "$(cat "$HP"/labs/0*.md | grep -c 'Hint 3: the patch')" = "$nfull" ] &&
+	! (cd "$HP" && git grep -q -I -E '^[[:space:]]*<!-- (>>>|<<<) patch-hint'); then
+	pass "the $nfull patch hints are left out, and kept (all $nfull, markers gone) with HINTS=patch"
+else
+	fail "patch hints: want $nfull in the full edition, none in the student edition ($nstud), all with HINTS=patch (output: $D/make-hints.out)"
+fi
+rm -rf "$HP"
 if [ "$(git -C "$H" rev-list --count HEAD 2>/dev/null)" = 1 ] && [ -z "$(git -C "$H" status --porcelain)" ]; then
 	pass "a git repository, branch $(git -C "$H" symbolic-ref --short HEAD), one commit, nothing uncommitted"
 else

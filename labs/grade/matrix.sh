@@ -28,7 +28,7 @@ TOP=$(pwd)
 M=build/matrix-$ARCH          # one tree per series, per architecture: the two run side by side
 R=$M/out
 JOBS=${JOBS:-2}
-GRADERS="reproduce deny hide embrace followups"
+GRADERS="reproduce deny hide embrace followups vhost"
 
 # The cells: GRADER TREE EXPECT QUICK [WHY]. EXPECT is pass or fail, or
 # ARCH:VERDICT,... where the verdict differs by port (on riscv64 the
@@ -77,6 +77,13 @@ followups followups pass quick
 followups baseline fail quick
 followups embrace x86_64:fail,riscv64:pass -
 followups mutants/followups-pc-only x86_64:fail,riscv64:skip - rsp
+vhost vhost pass quick
+vhost vhost-alt pass -
+vhost baseline fail quick
+vhost embrace fail -
+vhost mutants/vhost-no-signals fail - STOP
+vhost mutants/vhost-fatal-ignored fail - kill -9
+vhost mutants/vhost-exit-skips-cleanup fail - kill -9
 "
 
 # expect_of SPEC: the verdict SPEC gives for $ARCH (pass, fail or skip).

@@ -88,6 +88,10 @@ static const struct test tests[] = {
   { "chdirrace", t_chdirrace, 0, 0 },
   { "statpad", t_statpad, 0, 0 },
   { "cleartid", t_cleartid, 0, 0 },
+  { "vhostargs", t_vhostargs, 0, 0 },
+  { "vhostcopy", t_vhostcopy, 0, 0 },
+  { "vhostclose", t_vhostclose, 0, 0 },
+  { "vhostexit", t_vhostexit, 0, 0 },
 };
 #define NTESTS ((int)(sizeof tests / sizeof tests[0]))
 

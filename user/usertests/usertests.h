@@ -118,3 +118,9 @@ void t_chdirrace(void);
 void t_statpad(void);
 void t_cleartid(void);
 int probe_cleartid(void);
+
+// vhost.c
+void t_vhostargs(void);
+void t_vhostcopy(void);
+void t_vhostclose(void);
+void t_vhostexit(void);
