@@ -2,8 +2,9 @@
 # labs/demo.sh: `make demo`, the whole story in a few minutes, unattended,
 # for a workshop screen. POSIX sh.
 #
-#   1. builds the three fixes of March 2021 from their patch series, each
-#      in a scratch copy of this tree: build/demo/deny, build/demo/hide,
+#   1. builds the three fixes of March 2021 from their patch series, and
+#      embrace's first version (v1), each in a scratch copy of this tree:
+#      build/demo/deny, build/demo/hide, build/demo/embrace-v1,
 #      build/demo/embrace (make apply-solution LAB=... DEST=...);
 #   2. boots the baseline (this tree's kernel, Linux 5.12-rc3's bug) and
 #      shows, with the bug report's program `uringcp -l -a big out`, the
@@ -71,11 +72,17 @@ measure_row() {
 	say "    ps -T lists $(echo "$THREADS" | awk 'NF' | wc -l) of its $NALL threads (/proc/$PID/status counts $NALL):"
 	show "$OUT" "^ *$PID +[0-9]+ " 8
 
-	# The debugger.
-	run_cmd "mgdb -p $PID -n 5 -batch -ex \"info threads\" -ex detach" 90
+	# The debugger, under iowatch: a debugger that waits for a stop that
+	# never comes (embrace v1) is ended once the process does no I/O.
+	MG_OK=yes
+	run_mgdb "$PID" "-p $PID -n 5 -batch -ex \"info threads\" -ex detach" || MG_OK=no
 	NWARN=$(grep -c 'Cannot attach' "$OUT")
 	NLISTED=$(grep -c -E '^[* ] [0-9]+ +LWP [0-9]+ ' "$OUT")
-	if [ "$NWARN" -gt 0 ] || grep -q 'giving up' "$OUT"; then
+	if [ "$MG_OK" = no ]; then
+		ATTCELL="no (waits forever)"
+		say "    mgdb -p $PID waits forever for its threads to stop; iowatch ends it:"
+		show "$OUT" '^iowatch: |^\[New LWP|^Attaching' 4
+	elif [ "$NWARN" -gt 0 ] || grep -q 'giving up' "$OUT"; then
 		ATTCELL="no (loops)"
 		say "    mgdb -p $PID (GDB 10's attach, bounded to 5 passes): $NWARN warnings, then it gives up:"
 		show "$OUT" '^warning: Cannot attach|^mgdb: giving up' "$([ -n "$VERBOSE_ROW" ] && echo 7 || echo 2)"
@@ -130,23 +137,27 @@ measure_row() {
 	run_cmd "kill -9 $MGR" 20
 	KOUT=$OUT
 	KFROM=$CMD_FROM
-	run_cmd 'sleep 1' 10
-	if [ -n "$(line_after "$KFROM" "$WS""PID $PID (killed|exited)")" ]; then
-		KILLCELL="kills the whole app"
-		say "    kill -9 $MGR ($WHO) kills the whole program:"
-		line_after "$KFROM" "$WS""PID $PID (killed|exited)" | sed 's/.*waitstop:/waitstop:/; s/^/      | /'
-		ALIVE=no
-	elif grep -q "No such process" "$KOUT"; then
+	if grep -q "No such process" "$KOUT"; then
 		KILLCELL="refused (ESRCH)"
 		say "    kill -9 $MGR ($WHO) is refused; the program lives on:"
 		show "$KOUT" '^kill: ' 1
 		ALIVE=yes
+	elif wait_end "$PID" 5 && [ -n "$(line_after "$KFROM" "$WS""PID $PID (killed|exited)")" ]; then
+		# A dying process with spinning threads may take a while: wait
+		# for its end by event (as long as it makes progress).
+		KILLCELL="kills the whole app"
+		say "    kill -9 $MGR ($WHO) kills the whole program:"
+		line_after "$KFROM" "$WS""PID $PID (killed|exited)" | sed 's/.*waitstop:/waitstop:/; s/^/      | /'
+		ALIVE=no
 	else
-		KILLCELL="? (see the log)"
+		KILLCELL="accepted, but the program lives on"
+		say "    kill -9 $MGR ($WHO) is accepted, but the program does not end: $Q_REASON"
 		ALIVE=yes
 	fi
 
-	# STOP then KILL, on a fresh copy if the last one is gone.
+	# STOP then KILL, on a fresh copy if the last one is gone. A kernel
+	# on which the process cannot die (embrace v1) is shown stuck, its
+	# threads in D, for as long as kill_copy waits: 15 s without progress.
 	if [ "$ALIVE" = no ]; then
 		run_cmd 'sleep 1' 10
 		start_copy '-l -a big out' || { echo "$ROW|$ATTCELL|$PSCELL|$STOPCELL|$KILLCELL|?" >> "$RESULTS"; qemu_stop; return 1; }
@@ -165,8 +176,10 @@ measure_row() {
 		fi
 	else
 		get_threads "$PID"
-		SKCELL="hangs ($(echo "$THREADS" | awk 'NF { printf "%s%s ", $1, $2 }'))"
-		say "    kill -STOP then kill -9 $PID: it does not end within 15 s: $(echo $THREADS)"
+		SKCELL="hangs ($(echo "$THREADS" | awk 'NF { printf "%s %s, ", $1, $2 }' | sed 's/, $//'))"
+		say "    kill -STOP then kill -9 $PID: it does not end: 15 s without progress; ps -T:"
+		show "$OUT" "^ *$PID +[0-9]+ " 6
+		say "    (a thread in D cannot be killed: only a reboot ends it; this demo powers off)"
 	fi
 	echo "$ROW|$ATTCELL|$PSCELL|$STOPCELL|$KILLCELL|$SKCELL" >> "$RESULTS"
 	qemu_send poweroff 30 && qemu_wait_exit 30
@@ -191,8 +204,8 @@ say " ($ARCH, CPUS=$CPUS; every figure below is measured in this run)"
 say "=================================================================="
 say ""
 say "In Linux 5.12 io_uring's workers became I/O threads: threads of the"
-say "program's own process that never run its code. On 20 March 2021"
-say "Stefan Metzmacher reported that gdb --pid on an io_uring program"
+say "program's own process that never run its code. Late on 19 March"
+say "2021 (UTC) Stefan Metzmacher reported that gdb --pid on an io_uring program"
 say "never finished attaching, and that kill -STOP made its I/O threads"
 say "spin at 100% CPU. Three fixes were tried within a week:"
 say "  deny     (5.12-rc4)  refuse signals to I/O threads, leave them out"
@@ -210,7 +223,7 @@ fi
 if command -v git > /dev/null 2>&1 && [ -d .git ] && ! git diff --quiet HEAD -- kernel 2>/dev/null; then
 	say "    (note: kernel/ differs from git HEAD: the baseline row measures your changes)"
 fi
-for s in deny hide embrace; do
+for s in deny hide embrace-v1 embrace; do
 	t=$(date +%s)
 	if ! $MAKE -s --no-print-directory apply-solution LAB=$s DEST="$DEMO/$s" FROM=. > "$DEMO/build-$s-$ARCH.log" 2>&1 ||
 		! $MAKE -s --no-print-directory -j2 -C "$DEMO/$s" ARCH="$ARCH" all >> "$DEMO/build-$s-$ARCH.log" 2>&1; then
@@ -238,6 +251,11 @@ say "--- hide (proposed 2021-03-25, not merged): same_thread_group() is false"
 say "    for I/O threads, first_tid() skips them in /proc/PID/task"
 (cd "$DEMO/hide" && sh labs/demo.sh --row hide "$RESULTS")
 say ""
+say "--- embrace v1 (posted 25 March 2021): the first version of embrace;"
+say "    Metzmacher's tests found a spin on STOP, a debugger that waits"
+say "    forever, and, after STOP then KILL, a process stuck in D"
+(cd "$DEMO/embrace-v1" && sh labs/demo.sh --row embrace-v1 "$RESULTS")
+say ""
 say "--- embrace (5.12-rc5): I/O threads call get_signal() in their loops,"
 say "    can be traced, and exit by themselves on a fatal signal"
 (cd "$DEMO/embrace" && sh labs/demo.sh --row embrace "$RESULTS")
@@ -247,6 +265,7 @@ say ""
 EXPECT="baseline|no|yes|no|kills the whole app|clean
 deny|no|yes|yes|refused|clean
 hide|yes|no|yes|refused|clean
+embrace-v1|no|yes|no|kills the whole app|hangs
 embrace|yes|yes|yes|kills the whole app|clean"
 say "--- What was measured ($ARCH, CPUS=$CPUS)"
 say ""
@@ -286,9 +305,11 @@ done)
 if [ -z "$BAD" ]; then
 	say "This agrees with the history of March 2021: deny stopped the spin but"
 	say "left the debugger looping; hide let the debugger attach by hiding the"
-	say "threads from ps and top too (why it was not merged); embrace, merged"
-	say "for 5.12-rc5, made every column right, and a kill -9 to an I/O"
-	say "thread's tid kills the whole program again, as for any thread."
+	say "threads from ps and top too (why it was not merged); embrace's first"
+	say "version spun on STOP, left the debugger waiting, and could leave a"
+	say "process that no signal ends; embrace as merged for 5.12-rc5 made"
+	say "every column right, and a kill -9 to an I/O thread's tid kills the"
+	say "whole program again, as for any thread."
 else
 	say "This does NOT agree with the history of March 2021:"
 	echo "$BAD"

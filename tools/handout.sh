@@ -46,7 +46,8 @@ released=$(series_and_bases $with | sort -u | tr '\n' ' ')
 keep() {
 	case $1 in
 	solutions/mutants/* | labs/instructor/* | labs/grade/matrix.sh | labs/grade/report-check.sh | \
-	labs/grade/handout-check.sh | labs/grade/hints-check.sh | tools/handout.sh | labs/demo.sh) return 1 ;;
+	labs/grade/handout-check.sh | labs/grade/hints-check.sh | tools/handout.sh | labs/demo.sh | \
+	labs/demo-transcript.md) return 1 ;;
 	solutions/*/*)
 		s=${1#solutions/}; s=${s%%/*}
 		case " $released " in *" $s "*) return 0 ;; esac
