@@ -46,6 +46,7 @@ static const struct sysctl {
 } sysctls[] = {
   { "hung_task_timeout_secs", hung_task_timeout_get, hung_task_timeout_set, 3600 },
   { "io_thread_race_ticks", io_thread_race_get, io_thread_race_write, 60 * HZ },
+  { "page_poison", page_poison_get, page_poison_set, 1 },
 };
 
 // ---- mounting
@@ -437,7 +438,7 @@ static const char *const *fixed_entries(u32 inum)
   static const char *const root[] = { ".", "..", "diskstats", "interrupts", "meminfo", "self", "sys", NULL };
   static const char *const sys[] = { ".", "..", "kernel", NULL };
   static const char *const sys_kernel[] = { ".", "..", "hung_task_timeout_secs",
-                                            "io_thread_race_ticks", NULL };
+                                            "io_thread_race_ticks", "page_poison", NULL };
   _Static_assert(ARRAY_SIZE(sys_kernel) == ARRAY_SIZE(sysctls) + 3, "list every knob");
   static const char *const pid_dir[] = { ".", "..", "status", "stat", "io", "task", NULL };
   static const char *const tid_dir[] = { ".", "..", "status", "stat", "io", NULL };

@@ -9,14 +9,19 @@ void spin_lock_init(struct spinlock *lk, const char *name)
   lk->cpu = NULL;
 }
 
-// Spin until the lock is ours. Panics on a second acquire by one CPU.
+// Spin until the lock is ours. Panics on a second acquire by one CPU, and
+// on a lock word that is neither 0 nor 1: the lock's memory was freed
+// (page poisoning makes it 0x6b6b6b6b) or overwritten, and spinning on it
+// would wedge the machine without a word.
 void spin_lock(struct spinlock *lk)
 {
   push_off();
   if (spin_is_locked_here(lk))
     panic("spin_lock: %s already held by this cpu", lk->name);
-  while (__atomic_exchange_n(&lk->locked, 1, __ATOMIC_ACQUIRE))
-    ;
+  u32 v;
+  while ((v = __atomic_exchange_n(&lk->locked, 1, __ATOMIC_ACQUIRE)) != 0)
+    if (v != 1)
+      panic("spin_lock: the lock at %p holds %x: freed or overwritten", lk, v);
   lk->cpu = this_cpu();
 }
 

@@ -320,3 +320,79 @@ t_sqpollkill(void)
     return;
   expect_no_leak("no_leak", before);
 }
+
+// Wait up to 3 s for ring's iou-sqp thread to say it goes to sleep
+// (IORING_SQ_NEED_WAKEUP). Returns whether it did.
+static int
+await_need_wakeup(struct io_uring *ring)
+{
+  int t0 = uptime();
+
+  while (!(__atomic_load_n(ring->sq.kflags, __ATOMIC_ACQUIRE) & IORING_SQ_NEED_WAKEUP)) {
+    if (uptime() - t0 >= 3 * HZ)
+      return 0;
+    sleep(1);
+  }
+  return 1;
+}
+
+// sqpollwake: once the iou-sqp thread has set IORING_SQ_NEED_WAKEUP, the
+// next io_uring_enter(IORING_ENTER_SQ_WAKEUP) wakes it, and so does the
+// ring's close, every time. A wakeup that fell between the thread's last
+// look and its sleep would leave it asleep until its 10 s fallback, so a
+// round that takes 5 s has lost one. 20 rounds of each. (No page count:
+// the page tables of the ring slot stay until the process ends.)
+void
+t_sqpollwake(void)
+{
+  struct io_uring ring;
+  struct io_uring_params p;
+  struct io_uring_sqe *sqe;
+  struct io_uring_cqe *cqe;
+  int round, bad = 0, t0, dt;
+
+  memset(&p, 0, sizeof p);
+  p.flags = IORING_SETUP_SQPOLL;
+  p.sq_thread_idle = 1;         // ms: asleep after its first empty look
+  if (!need("queue_init_params", io_uring_queue_init_params(4, &ring, &p)))
+    return;
+  for (round = 0; round < 20 && !bad; round++) {
+    if (!await_need_wakeup(&ring)) {
+      snprintf(d, sizeof d, "round %d: IORING_SQ_NEED_WAKEUP not set in 3 s", round);
+      bad = 1;
+      break;
+    }
+    sqe = io_uring_get_sqe(&ring);
+    io_uring_prep_nop(sqe);
+    sqe->user_data = 0x700 + round;
+    io_uring_submit(&ring);
+    if (wait_cqe_ticks(&ring, &cqe, 5 * HZ) != 0) {
+      snprintf(d, sizeof d, "round %d: no completion 5 s after IORING_ENTER_SQ_WAKEUP "
+               "(the wakeup was lost)", round);
+      bad = 1;
+      break;
+    }
+    io_uring_cqe_seen(&ring, cqe);
+  }
+  io_uring_queue_exit(&ring);
+  expect_true("wakeup_20", !bad, d);
+  for (round = 0, bad = 0; round < 20 && !bad; round++) {
+    memset(&p, 0, sizeof p);
+    p.flags = IORING_SETUP_SQPOLL;
+    p.sq_thread_idle = 1;
+    if (!need("queue_init_params", io_uring_queue_init_params(4, &ring, &p)))
+      return;
+    if (!await_need_wakeup(&ring)) {
+      snprintf(d, sizeof d, "round %d: IORING_SQ_NEED_WAKEUP not set in 3 s", round);
+      bad = 1;
+    }
+    t0 = uptime();
+    io_uring_queue_exit(&ring);
+    if (!bad && (dt = uptime() - t0) >= 5 * HZ) {
+      snprintf(d, sizeof d, "round %d: close of the ring took %d ticks "
+               "(the stop's wakeup was lost)", round, dt);
+      bad = 1;
+    }
+  }
+  expect_true("stop_20", !bad, d);
+}

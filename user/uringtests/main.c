@@ -45,6 +45,7 @@ static const struct test tests[] = {
   { "tamper", t_tamper, 0 },
   { "closespin", t_closespin, 0 },
   { "sqpollkill", t_sqpollkill, 0 },
+  { "sqpollwake", t_sqpollwake, 0 },
   { "execpool", t_execpool, 0 },
   { "cycles", t_cycles, 60 },
   { "copyerr", t_copyerr, 0 },

@@ -69,3 +69,4 @@ int async_nop(void);
 void t_tamper(void);
 void t_closespin(void);
 void t_sqpollkill(void);
+void t_sqpollwake(void);
