@@ -1,4 +1,4 @@
-// uringcp [-l] [-a] [-s] [-S] SRC DST: copy a file through io_uring, with the
+// uringcp [-l] [-a] [-s] [-S] [-t] SRC DST: copy a file through io_uring, with the
 // algorithm of liburing's examples/io_uring-cp.c.
 //
 //   -l   copy again and again, forever, one second apart (Stefan
@@ -9,6 +9,10 @@
 //   -S   stop itself (SIGSTOP to its own process) right after its first
 //        requests are submitted: a stop that lands mid-copy, with I/O
 //        threads at work, however fast the machine is (the graders)
+//   -t   start a second user thread once the first requests are submitted,
+//        so after the I/O threads: it only sleeps, and /proc/PID/task
+//        lists it after them (a program that starts its threads lazily;
+//        the hide grader looks for it)
 //
 // The algorithm. The file is cut into chunks of BS bytes; each chunk in
 // flight has a record (struct io_data): whether it is being read or
@@ -52,6 +56,7 @@ static const char *src, *dst;
 static unsigned sqe_flags;      // IOSQE_ASYNC with -a
 static int unsubmitted;         // SQEs queued since the last submit
 static int stop_once;            // -S: stop ourselves after the first submit
+static int late_thread;          // -t: start a sleeping thread after the first submit
 
 // Print "uringcp: WHAT: error" and exit 1.
 static void
@@ -122,6 +127,15 @@ submit(void)
   unsubmitted = 0;
 }
 
+// -t's thread: it sleeps until the process ends.
+static void
+sleeper(void *arg)
+{
+  (void)arg;
+  for (;;)
+    sleep(HZ);
+}
+
 // Copy insize bytes of SRC to DST.
 static void
 copy_file(ulong insize)
@@ -142,6 +156,12 @@ copy_file(ulong insize)
       reads++;
     }
     submit();
+    if (late_thread) {          // -t: a thread with a tid above the I/O threads'
+      late_thread = 0;
+      r = thread_create(sleeper, 0);
+      if (r < 0)
+        die("thread_create", r);
+    }
     if (stop_once) {            // -S: the stop comes now, mid-copy
       stop_once = 0;
       kill(getpid(), SIGSTOP);
@@ -194,7 +214,7 @@ copy_file(ulong insize)
 static void
 usage(void)
 {
-  fprintf(STDERR, "usage: uringcp [-l] [-a] [-s] [-S] SRC DST\n");
+  fprintf(STDERR, "usage: uringcp [-l] [-a] [-s] [-S] [-t] SRC DST\n");
   exit(2);
 }
 
@@ -212,6 +232,8 @@ main(int argc, char *argv[])
         sqe_flags |= IOSQE_ASYNC;
       else if (*p == 'S')
         stop_once = 1;
+      else if (*p == 't')
+        late_thread = 1;
       else if (*p == 's')
         setup |= IORING_SETUP_SQPOLL;
       else

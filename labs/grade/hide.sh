@@ -4,9 +4,13 @@
 # Checks that the kernel behaves as with the "hide" series proposed on
 # 2021-03-25 (I/O threads left out of same_thread_group() and of
 # /proc/PID/task, but not of CPU-time accounting), with a looping
-# `uringcp -l -a big out` as the workload:
+# `uringcp -l -a -t big out` as the workload (-t: a second user thread,
+# started after the I/O threads, so listed after them):
 #   - the I/O threads exist (/proc/PID/status counts them in Threads:),
 #     yet ps -T and top -H show none of them;
+#   - ps -T shows both user threads, the one after the I/O threads too:
+#     a listing that ends at the first I/O thread instead of passing
+#     over it loses every thread started after the pool;
 #   - a hidden I/O thread cannot be opened by its tid either
 #     (/proc/PID/task/TID): it is out of the thread group, not only out
 #     of the listing;
@@ -33,7 +37,7 @@ MIN_HIDDEN=10       # ticks of CPU time the hidden threads must account for
 
 suite_header "$RUN" "$ARCH, CPUS=$CPUS"
 uring_boot "$CPUS" || finish
-start_copy '-l -a big out' || finish
+start_copy '-l -a -t big out' || finish
 
 # 1. The I/O threads exist, but ps -T and top -H do not show them.
 get_nthreads "$PID"
@@ -46,6 +50,15 @@ if [ -z "$SEEN_IO" ] && [ "$NALL" -ge 3 ]; then
 	pass "ps -T shows $SEEN thread(s) of uringcp (PID $PID), no iou- thread, while /proc/$PID/status counts $NALL"
 else
 	fail_log "ps -T should show no I/O thread of PID $PID; it shows: ${SEEN_IO%, } (output: $OUT)"
+fi
+
+# Both user threads are listed: main and -t's thread, whose tid is above
+# the I/O threads' (it starts once the first requests are submitted).
+SEEN_USER=$(echo "$THREADS" | awk 'NF && $3 !~ /^iou-/' | wc -l)
+if [ "$SEEN_USER" -ge 2 ]; then
+	pass "ps -T shows both user threads of uringcp -t (PID $PID), the one started after the I/O threads too"
+else
+	fail_log "ps -T shows $SEEN_USER of the 2 user threads of uringcp -t (PID $PID): the thread started after the I/O threads is not listed (does the listing end at an I/O thread instead of passing over it?) (output: $OUT)"
 fi
 
 get_io_cpu "$PID"

@@ -57,11 +57,13 @@ deny embrace fail -
 deny mutants/deny-stop-only fail - born during a stop
 deny mutants/deny-kill-path fail - tgkill
 hide hide pass quick
+hide hide-alt pass -
 hide baseline fail quick
 hide deny fail -
 hide embrace fail -
 hide mutants/hide-listing-only fail - cannot be opened|still shows the hidden
 hide mutants/hide-cputime-filtered fail - ticks
+hide mutants/hide-stops-at-io-thread fail - user threads
 embrace embrace pass quick
 embrace followups pass -
 embrace baseline fail quick
