@@ -5,9 +5,13 @@
 // spirit of Linux's page_poison: a freed page is filled with PAGE_POISON,
 // and alloc_page() checks that nothing wrote it while it was free. The
 // byte is chosen so that a stale read is loud too: 0x6b...6b read as a
-// page table entry is a valid leaf, on either port, that maps an address
+// page table entry is present, on either port, and names an address
 // far past the end of RAM, so a walk through a freed page table faults at
-// once instead of reading the old, still-plausible entries.
+// once instead of reading the old, still-plausible entries. (Linux's page
+// poisoning, a boot option, writes 0xaa; 0xaa as an entry is "not
+// present" on both ports, so a stale walk would fail quietly. 0x6b is
+// Linux's slab poison for freed objects, POISON_FREE in
+// include/linux/poison.h.)
 #include "kernel.h"
 #include "spinlock.h"
 
