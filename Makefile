@@ -204,7 +204,7 @@ matrix:
 
 matrix-arch: deps
 	@$(MAKE) -s --no-print-directory all
-	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/matrix.sh
+	@ARCH=$(ARCH) FULL=1 MAKE="$(MAKE)" sh labs/grade/matrix.sh
 
 # make handout [DEST=dir] [WITH="series ..."] [HINTS=patch]: the student edition, without
 # solutions/ and the instructor's guide, as a git repository (tools/handout.sh).

@@ -44,11 +44,15 @@ for a in $ARCHS; do
 	fi
 done
 
-# Then run them side by side; PIDS holds "arch:pid" words.
+# Then run them side by side; PIDS holds "arch:pid" words. The suites
+# that do not depend on the architecture (the figures, the hints) run
+# with the first one only (SKIP_SHARED for the others).
 PIDS=""
+SKIP_SHARED=""
 for a in $ARCHS; do
-	$MAKE -s --no-print-directory "$TARGET-arch" ARCH="$a" > "build/$TARGET-$a.out" 2>&1 &
+	SKIP_SHARED=$SKIP_SHARED $MAKE -s --no-print-directory "$TARGET-arch" ARCH="$a" > "build/$TARGET-$a.out" 2>&1 &
 	PIDS="$PIDS $a:$!"
+	SKIP_SHARED=1
 done
 
 # show ARCH PID: ARCH's lines, as they come until its run (PID) ends,

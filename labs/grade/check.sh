@@ -517,7 +517,9 @@ if [ -n "$_br" ] && [ "$_br" != main ] && git rev-parse -q --verify main > /dev/
 	echo "  and report suites, which need the baseline, are skipped. To grade your fix: make grade LAB=name"
 fi
 
-# Run the suites in order (filtered by $ONLY, an ERE on the names).
+# Run the suites in order (filtered by $ONLY, an ERE on the names; with
+# SKIP_SHARED set, as tools/check-all.sh does for all but the first
+# architecture, without the suites that do not depend on it).
 set -f
 IFS='
 '
@@ -528,6 +530,10 @@ for _line in $SUITES; do
 	S_NAME=$1 S_CPUS=$2
 	shift 2
 	if [ -n "$ONLY" ] && ! echo "$S_NAME" | grep -q -x -E -e "$ONLY"; then
+		continue
+	fi
+	if [ -n "$SKIP_SHARED" ] && { [ "$S_NAME" = figures ] || [ "$S_NAME" = hints ]; }; then
+		echo "== $S_NAME: run once, with the first architecture"
 		continue
 	fi
 	if { [ "$S_NAME" = matrix ] || [ "$S_NAME" = report ]; } && [ -n "$NOT_BASELINE" ]; then
