@@ -311,6 +311,7 @@ void io_wq_cancel_owner(struct io_wq *wq, void *owner)
     // this call (the ring's release waits for them after it), another
     // ring's may be gone already.
     if (worker->task && worker->cur && worker->cur_owner == owner) {
+      BUG_ON(page_is_free(worker->cur));   // owner's requests are live
       worker->cur->flags |= IO_WQ_WORK_CANCEL;
       set_notify_signal(worker->task);
     }

@@ -31,6 +31,7 @@ void  free_page(void *va);
 long  nr_free_pages(void);
 int   page_poison_get(void);     // /proc/sys/kernel/page_poison
 int   page_poison_set(int on);   // 0 or 1; returns 0
+bool  page_is_free(const void *va);  // on the free list now (invariant checks)
 
 // vm.c: page tables and user memory. The heap stays below USER_MMAP_BASE;
 // mappings the kernel makes for a process (io_uring rings) go above it.

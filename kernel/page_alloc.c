@@ -22,18 +22,44 @@ extern char _end[];
 
 struct free_page { struct free_page *next; };
 
+// One bit per page from the end of the kernel to the end of RAM: set
+// while the page is on the free list. It lets free_page() catch a page
+// freed twice, and page_is_free() tell a use of freed memory (BUG_ON).
+#define MAX_PAGES ((1UL << 30) / PAGE_SIZE)   // 1 GiB of RAM at most
+
 static struct {
-  struct spinlock lock;   // guards list, nr_free and poison
+  struct spinlock lock;   // guards list, nr_free, poison and free_map
   struct free_page *list;
   long nr_free;
   bool poison;            // every page on list is poisoned while set
 } pages = { .poison = true };
+static u64 free_map[MAX_PAGES / 64];   // in .bss, unlike pages
+
+// The bit of free_map for page va, or -1 if va is no page of ours.
+static long page_index(const void *va)
+{
+  u64 a = (u64)va, start = PAGE_ALIGN((u64)_end);
+  if (a < start || a >= (u64)__va(arch_phys_ram_end()))
+    return -1;
+  return (a - start) / PAGE_SIZE;
+}
+
+// Is va's page on the free list? For invariant checks: a pointer that
+// must be live never points into a free page. No lock: a check that
+// races with a free may miss it, never report a live page.
+bool page_is_free(const void *va)
+{
+  long i = page_index((const void *)((u64)va & ~(PAGE_SIZE - 1)));
+  return i >= 0 && (READ_ONCE(free_map[i / 64]) >> (i % 64) & 1);
+}
 
 void page_alloc_init(void)
 {
   spin_lock_init(&pages.lock, "pages");
   u64 start = PAGE_ALIGN((u64)_end);
   u64 end = (u64)__va(arch_phys_ram_end());
+  if ((end - start) / PAGE_SIZE > MAX_PAGES)
+    panic("page_alloc: more RAM than free_map covers");
   for (u64 p = start; p + PAGE_SIZE <= end; p += PAGE_SIZE)
     free_page((void *)p);
 }
@@ -58,6 +84,8 @@ void *alloc_page(void)
   bool poisoned = pages.poison;
   if (p) {
     pages.list = p->next;
+    long i = page_index(p);
+    free_map[i / 64] &= ~(1UL << (i % 64));
     pages.nr_free--;
   }
   spin_unlock(&pages.lock);
@@ -70,18 +98,24 @@ void *alloc_page(void)
 }
 
 // Give back a page of alloc_page()'s. The poison is written before the
-// lock is taken, except when page_poison was turned on meanwhile.
+// lock is taken, except when page_poison was turned on meanwhile. Panics
+// on a page freed twice.
 void free_page(void *va)
 {
   u64 a = (u64)va;
-  if ((a & (PAGE_SIZE - 1)) || a < PAGE_ALIGN((u64)_end) ||
-      a >= (u64)__va(arch_phys_ram_end()))
+  long i = page_index(va);
+  if ((a & (PAGE_SIZE - 1)) || i < 0)
     panic("free_page: bad page %p", va);
   struct free_page *p = va;
   bool poisoned = READ_ONCE(pages.poison);
+  if (page_is_free(va))   // before the poison wipes its list link
+    panic("free_page: page %p freed twice", va);
   if (poisoned)
     memset(p, PAGE_POISON, PAGE_SIZE);
   spin_lock(&pages.lock);
+  if (free_map[i / 64] >> (i % 64) & 1)
+    panic("free_page: page %p freed twice", va);
+  free_map[i / 64] |= 1UL << (i % 64);
   if (pages.poison && !poisoned)
     memset(p, PAGE_POISON, PAGE_SIZE);
   p->next = pages.list;

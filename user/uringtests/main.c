@@ -47,6 +47,7 @@ static const struct test tests[] = {
   { "sqpollkill", t_sqpollkill, 0 },
   { "sqpollwake", t_sqpollwake, 0 },
   { "execpool", t_execpool, 0 },
+  { "cancelcur", t_cancelcur, 0 },
   { "cycles", t_cycles, 60 },
   { "copyerr", t_copyerr, 0 },
   { "copy0", t_copy0, 0 },

@@ -63,6 +63,7 @@ void t_forkclose(void);
 void t_closecancel(void);
 void t_cycles(void);
 void t_execpool(void);
+void t_cancelcur(void);
 int async_nop(void);
 
 // hostile.c
