@@ -486,3 +486,58 @@ t_bufstorm(void)
   expect_true("all_intact", bad == 0, d);
   leave_scratch("/ut_bufstorm");
 }
+
+// ------------------------------------------------------------ pipefault
+
+static volatile int pf_stop;
+static int *volatile pf_bad = (int *)0x10;   // unmapped (volatile: no compile-time check)
+
+// Thread body: close every fd above stdio, again and again.
+static void
+fdcloser(void *arg)
+{
+  (void)arg;
+  while (!pf_stop)
+    for (int fd = 3; fd < NOFILE; fd++)
+      close(fd);
+}
+
+// pipefault's child: pipe() into an unmapped address, 2000 times, while
+// another thread closes every fd that may appear meanwhile.
+static void
+pipefault_child(long unused)
+{
+  int tid;
+
+  (void)unused;
+  if ((tid = thread_create(fdcloser, 0)) < 0)
+    exit(10);
+  for (int i = 0; i < 2000; i++)
+    if (pipe(pf_bad) != -EFAULT)
+      exit(11);
+  pf_stop = 1;
+  thread_join(tid);
+  exit(0);
+}
+
+// pipefault: a pipe() whose answer cannot be written fails with EFAULT,
+// and leaves no fd and no file behind, even while another thread closes
+// every fd it sees. The old error path installed both fds, then took
+// back their slots and closed both files: an fd the other thread had
+// closed meanwhile had its file closed twice ("fileclose: free file").
+void
+t_pipefault(void)
+{
+  static const char *const why[] = {
+    [10] = "thread_create failed", [11] = "pipe() into an unmapped address did not fail with EFAULT",
+  };
+  char d[128];
+  int st;
+
+  st = in_child(pipefault_child, 0);
+  snprintf(d, sizeof d, "child %s%s%s", wstatus(st),
+           st > 0 && WIFEXITED(st) && (WEXITSTATUS(st) == 10 || WEXITSTATUS(st) == 11) ? ": " : "",
+           st > 0 && WIFEXITED(st) && (WEXITSTATUS(st) == 10 || WEXITSTATUS(st) == 11)
+             ? why[WEXITSTATUS(st)] : "");
+  expect_true("survives", st == 0, d);
+}

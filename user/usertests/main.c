@@ -31,6 +31,7 @@ char buf2[8192];
 static const struct test tests[] = {
   { "fork", t_fork, 0, 0 },
   { "forkbig", t_forkbig, 0, 0 },
+  { "forklatency", t_forklatency, 0, 0 },
   { "exitstatus", t_exitstatus, 0, 0 },
   { "wait", t_wait, 0, 0 },
   { "waitnohang", t_waitnohang, 0, 0 },
@@ -81,6 +82,7 @@ static const struct test tests[] = {
 #endif
   { "diskfull", t_diskfull, 240, TEST_NAMED_ONLY },
   { "closeinuse", t_closeinuse, 0, 0 },
+  { "pipefault", t_pipefault, 0, 0 },
   { "linkproc", t_linkproc, 0, 0 },
   { "unlinkproc", t_unlinkproc, 0, 0 },
   { "bufstorm", t_bufstorm, 0, 0 },

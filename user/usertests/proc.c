@@ -808,3 +808,99 @@ t_pipeepipe(void)
   expect_epipe("reader_exited", in_child(epipe_child, 1));
   expect_epipe("blocked_writer_woken", in_child(epipe_blocked, 0));
 }
+
+#define FORKLAT_PAGES 10240 // 40 MiB: a copy that takes a while under QEMU
+#define FORKLAT_ROUNDS 5
+
+static volatile int fl_stop;
+
+static void
+fl_onusr1(int sig)
+{
+  (void)sig;
+  fl_stop = 1;
+}
+
+// forklatency's ticker: sleep one tick at a time until SIGUSR1, then write
+// the longest time one such sleep took (in ticks) to fd.
+static void
+fl_ticker(int fd)
+{
+  struct sigaction sa = { fl_onusr1, 0, 0 };
+  int longest = 0, t;
+
+  sigaction(SIGUSR1, &sa, 0);
+  while (!fl_stop) {
+    t = uptime();
+    sleep(1);
+    if (uptime() - t > longest)
+      longest = uptime() - t;
+  }
+  write(fd, &longest, sizeof longest);
+  exit(0);
+}
+
+// The longest of FORKLAT_ROUNDS forks of a FORKLAT_PAGES heap, in ticks,
+// or -1 if the heap or a fork could not be had.
+static int
+fl_forks(void)
+{
+  long len = FORKLAT_PAGES * PGSIZE;
+  char *heap = sbrk(len);
+  int longest = 0, t0, pid, st;
+  char name[16];
+
+  if (is_sbrk_error(heap))
+    return -1;
+  for (long i = 0; i < FORKLAT_PAGES; i++)
+    heap[i * PGSIZE] = (char)i;
+  sleep(HZ / 5);                // the ticker is ticking
+  for (int r = 0; r < FORKLAT_ROUNDS && longest >= 0; r++) {
+    t0 = uptime();
+    if ((pid = tfork()) == 0)
+      exit(0);
+    if (uptime() - t0 > longest)
+      longest = uptime() - t0;
+    snprintf(name, sizeof name, "fork_%d", r + 1);
+    if (!expect_ok(name, pid))
+      longest = -1;
+    else
+      waitpid(pid, &st, 0);
+  }
+  sbrk(-len);
+  return longest;
+}
+
+// forklatency: fork() of a 40 MiB heap does not stop the machine while it
+// copies. A ticker process that sleeps one tick at a time must wake up
+// while a copy goes on: its longest sleep stays under half the longest of
+// five forks. (The copy once held mm->lock, interrupts off, for the whole
+// heap: on one CPU nothing else ran until it was done, and the ticker's
+// sleep lasted as long as the fork.) The check means something with one
+// CPU; with more, the ticker may run beside the copy.
+void
+t_forklatency(void)
+{
+  int p[2], ticker, st, longest = -1, took;
+  char d[160];
+
+  if (!need("pipe", pipe(p)))
+    return;
+  if ((ticker = tfork()) == 0) {
+    close(p[0]);
+    fl_ticker(p[1]);
+  }
+  close(p[1]);
+  if (!expect_ok("fork_ticker", ticker))
+    return;
+  took = fl_forks();
+  kill(ticker, SIGUSR1);
+  read(p[0], &longest, sizeof longest);
+  close(p[0]);
+  waitpid(ticker, &st, 0);
+  if (took < 0)
+    return;
+  snprintf(d, sizeof d, "the longest fork of a 40 MiB heap took %d ticks; the ticker's "
+           "longest one-tick sleep took %d", took, longest);
+  expect_true("others_run", longest >= 0 && longest <= took / 2 + 1, d);
+}

@@ -51,6 +51,7 @@ void leave_scratch(const char *dir);
 int try_exec(const char *path, char **argv);
 void t_fork(void);
 void t_forkbig(void);
+void t_forklatency(void);
 void t_exitstatus(void);
 void t_wait(void);
 void t_waitnohang(void);
@@ -110,6 +111,7 @@ void t_diskfull(void);
 
 // hostile.c
 void t_closeinuse(void);
+void t_pipefault(void);
 void t_linkproc(void);
 void t_unlinkproc(void);
 void t_bufstorm(void);
