@@ -39,6 +39,19 @@ churner(void *arg)
   }
 }
 
+// Expect a child's status st to be a clean exit; a FAIL says how it
+// ended, and why[code] for an exit code 10..10+nwhy-1 it names.
+static void
+expect_child_ok(const char *check, int st, const char *const *why, int nwhy)
+{
+  int code = st > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : 0;
+  char d[160];
+
+  snprintf(d, sizeof d, "child %s%s%s", wstatus(st), code >= 10 && code < 10 + nwhy ? ": " : "",
+           code >= 10 && code < 10 + nwhy ? why[code - 10] : "");
+  expect_true(check, st == 0, d);
+}
+
 // closeinuse's child: a read blocked on a pipe whose two ends another
 // thread closes; then fstat, lseek, read and dup racing close on one file.
 static void
@@ -85,22 +98,17 @@ closeinuse_child(long unused)
 void
 t_closeinuse(void)
 {
-  static const char *const why[] = {
-    [10] = "pipe failed", [11] = "thread_create failed",
-    [12] = "the read did not end with EOF after both ends were closed",
-    [13] = "put_file failed", [14] = "open failed", [15] = "thread_create failed",
+  static const char *const why[] = {   // the child's exit codes 10, 11, ...
+    "pipe failed", "thread_create failed",
+    "the read did not end with EOF after both ends were closed",
+    "put_file failed", "open failed", "thread_create failed",
   };
-  char d[128];
   int st;
 
   if (!enter_scratch("/ut_ciu"))
     return;
   st = in_child(closeinuse_child, 0);
-  snprintf(d, sizeof d, "child %s%s%s", wstatus(st),
-           st > 0 && WIFEXITED(st) && WEXITSTATUS(st) >= 10 && WEXITSTATUS(st) <= 15 ? ": " : "",
-           st > 0 && WIFEXITED(st) && WEXITSTATUS(st) >= 10 && WEXITSTATUS(st) <= 15
-             ? why[WEXITSTATUS(st)] : "");
-  expect_true("survives", st == 0, d);
+  expect_child_ok("survives", st, why, (int)(sizeof why / sizeof why[0]));
   unlink("ciu");
   leave_scratch("/ut_ciu");
 }
@@ -528,16 +536,11 @@ pipefault_child(long unused)
 void
 t_pipefault(void)
 {
-  static const char *const why[] = {
-    [10] = "thread_create failed", [11] = "pipe() into an unmapped address did not fail with EFAULT",
+  static const char *const why[] = {   // the child's exit codes 10, 11, ...
+    "thread_create failed", "pipe() into an unmapped address did not fail with EFAULT",
   };
-  char d[128];
   int st;
 
   st = in_child(pipefault_child, 0);
-  snprintf(d, sizeof d, "child %s%s%s", wstatus(st),
-           st > 0 && WIFEXITED(st) && (WEXITSTATUS(st) == 10 || WEXITSTATUS(st) == 11) ? ": " : "",
-           st > 0 && WIFEXITED(st) && (WEXITSTATUS(st) == 10 || WEXITSTATUS(st) == 11)
-             ? why[WEXITSTATUS(st)] : "");
-  expect_true("survives", st == 0, d);
+  expect_child_ok("survives", st, why, (int)(sizeof why / sizeof why[0]));
 }
