@@ -322,16 +322,18 @@ get_progress() {
 		END { if (s) print t + b }' "$OUT")
 }
 
-# wait_end PID IDLE: wait for waitstop to say that PID ended (exited or
+# wait_end PID IDLE [CAP]: wait for waitstop to say that PID ended (exited or
 # killed), for as long as the process makes progress (get_progress: CPU
-# time or I/O) at least once every IDLE seconds, and 10 * IDLE seconds at
-# the most (a process that should end but goes on working is wrong too).
+# time or I/O) at least once every IDLE seconds, and CAP seconds (10 * IDLE
+# unless given) at the most (a process that should end but goes on working
+# is wrong too).
 # A loaded machine makes a process slow, not stuck; one that stops moving
 # is stuck. False, with Q_REASON, if it did not end.
 wait_end() {
 	_we_from=$CMD_FROM
 	_we_last=-1
-	_we_end=$(($(date +%s) + 10 * $2))
+	_we_cap=${3:-$((10 * $2))}
+	_we_end=$(($(date +%s) + _we_cap))
 	while :; do
 		wait_after "$_we_from" "$WS""PID $1 (exited|killed)" "$2"
 		_we_r=$?
@@ -345,7 +347,7 @@ wait_end() {
 			wait_after "$_we_from" "$WS""PID $1 (exited|killed)" 1
 			_we_r=$?
 			if [ $_we_r = 1 ] && [ "$(date +%s)" -ge "$_we_end" ]; then
-				Q_REASON="it was still working after $((10 * $2)) s"
+				Q_REASON="it was still working after $_we_cap s"
 			elif [ $_we_r = 1 ]; then
 				Q_REASON="it did nothing (no CPU time, no I/O) for $2 s"
 			fi

@@ -219,7 +219,7 @@ else
 	if grep -q 'kill: ' "$OUT"; then
 		fail_log "kill -9 $WORKER (the worker of $PID) was refused: $(grep 'kill: ' "$OUT" | head -n 1)"
 		kill_copy "$PID" 10
-	elif wait_end "$PID" 3; then
+	elif wait_end "$PID" 3 15; then   # a kill ends in well under a second: 15 s is ample
 		HOWP=$(line_after "$CMD_FROM" "$WS""PID $PID (killed by signal|exited)" | sed 's/.*waitstop: //')
 		case "$HOWP" in
 		*"killed by signal 9 "*) pass "kill -9 $WORKER (the worker) ends the process, as for any of its threads: $HOWP" ;;
