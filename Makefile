@@ -36,6 +36,9 @@ QEMU_DISK = -global virtio-mmio.force-legacy=false \
 DEPS_PKGS := gcc libc6-dev gcc-riscv64-unknown-elf qemu-system-misc gdb-multiarch
 QEMU_CONSOLE := -nographic
 GDBARCH := riscv:rv64
+# The second serial line (/ttyS1): none yet on riscv64 (a virtio console
+# is to come), so nothing is added.
+QEMU_SERIAL2 =
 else ifeq ($(ARCH),x86_64)
 # The host compiler on an x86_64 host; elsewhere a cross compiler.
 ifndef TOOLPREFIX
@@ -56,6 +59,8 @@ ARCH_LDFLAGS := $(if $(shell $(TOOLPREFIX)ld --help 2>/dev/null | grep no-warn-r
 QEMU_MACHINE := -machine pc -cpu qemu64,+smep,+smap -m 128M -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 QEMU_CONSOLE := -display none -serial mon:stdio
 QEMU_DISK = -drive file=$(1),format=raw,if=ide
+# The second serial line (/ttyS1): COM2, the second -serial.
+QEMU_SERIAL2 = -serial tcp:127.0.0.1:$(1),server=on,wait=off
 DEPS_PKGS := gcc libc6-dev qemu-system-x86 gdb-multiarch \
 	$(if $(filter x86_64,$(shell uname -m)),,gcc-x86-64-linux-gnu)
 GDBARCH := i386:x86-64
@@ -145,6 +150,12 @@ $(FSCK): mkfs/fsck.c kernel/fs_format.h kernel/stat.h
 	@mkdir -p build
 	$(HOSTCC) -Wall -Werror -O2 -I. -o $@ mkfs/fsck.c
 
+# serialcheck, the host end of make check's serial suite (tools/serialcheck.c).
+SERIALCHECK := build/serialcheck
+$(SERIALCHECK): tools/serialcheck.c
+	@mkdir -p build
+	$(HOSTCC) -Wall -Werror -O2 -o $@ tools/serialcheck.c
+
 IMG ?= $(B)/fs.img
 fsck: $(FSCK) $(if $(filter $(B)/fs.img,$(IMG)),$(B)/fs.img)
 	$(FSCK) $(IMG)
@@ -159,7 +170,11 @@ $(LOGWAIT): tools/logwait.c
 
 # ---------------------------------------------------------------- run
 # qemu_cmd(cpus, image): the one QEMU command line every target uses.
-qemu_cmd = $(QEMU) $(QEMU_MACHINE) -smp $(1) -kernel $(KERNEL) $(QEMU_CONSOLE) $(call QEMU_DISK,$(2))
+# SERIAL2_PORT=N joins the second serial line (/ttyS1) to TCP port N on
+# localhost, QEMU listening: one QEMU per port, so only runs that need it
+# set it.
+qemu_cmd = $(QEMU) $(QEMU_MACHINE) -smp $(1) -kernel $(KERNEL) $(QEMU_CONSOLE) $(call QEMU_DISK,$(2)) \
+	$(if $(SERIAL2_PORT),$(call QEMU_SERIAL2,$(SERIAL2_PORT)))
 GDBPORT := $(shell expr `id -u` % 5000 + 25000)
 
 qemu: deps
@@ -193,7 +208,7 @@ check:
 	@ARCHS="$(RUN_ARCHS)" TARGET=check MAKE="$(MAKE)" sh tools/check-all.sh
 
 check-arch: deps
-	@$(MAKE) -s --no-print-directory all
+	@$(MAKE) -s --no-print-directory all $(SERIALCHECK)
 	@ARCH=$(ARCH) MAKE="$(MAKE)" TOOLPREFIX="$(TOOLPREFIX)" sh labs/grade/check.sh
 
 # >>> full

@@ -63,6 +63,13 @@ void arch_syscall_set_arg(struct pt_regs *regs, int n, long val); // for the res
 long arch_ptrace_getregs(struct task *t, u64 *regs);        // returns bytes (<= 512)
 void arch_ptrace_setregs(struct task *t, const u64 *regs);  // user state only
 
+// ---- the second serial line (/ttyS1, kernel/serial.c): a raw byte
+// channel to the host. Bytes received go to serial2_rx() from the
+// arch's interrupt handler. arch_defs.h names the device:
+// ARCH_SERIAL2_NAME.
+bool arch_serial2_init(void);                 // boot: true if the machine has it
+void arch_serial2_write(const char *p, long n); // send, waiting for room
+
 // ---- page tables
 void arch_switch_mm(pte_t *pgd);     // load pgd and flush stale translations
 void arch_flush_tlb(void);
@@ -107,6 +114,7 @@ void do_timer_tick(bool from_user);
 void kstat_incr_irq(enum irq_source src);   // interrupts.c, interrupts off
 void do_user_fault(struct pt_regs *regs, int sig, u64 addr, const char *what);
 void console_intr(int c);
+void serial2_rx(int c);                     // serial.c, interrupts off
 void irqentry_exit_to_user_mode(struct pt_regs *regs);
 void schedule_tail(void);
 void preempt_check(void);

@@ -44,6 +44,7 @@ struct devsw {
 };
 extern struct devsw devsw[NDEV];
 #define CONSOLE_MAJOR 1
+#define SERIAL2_MAJOR 2          // /ttyS1, kernel/serial.c
 
 extern struct superblock sb;
 
@@ -119,6 +120,9 @@ int kern_mkdir(const char *path);
 void console_init(void);
 void console_set_pgrp(int pgrp);
 int  console_pgrp(void);
+
+// serial.c: the second serial line, /ttyS1
+void serial2_init(void);
 
 // Copy to a user or kernel destination (readi/writei's user flag).
 int either_copyout(bool user, u64 dst, const void *src, u64 n);

@@ -62,6 +62,7 @@ void __noreturn start_kernel(u64 cpu)
   inode_cache_init();
   file_init();
   console_init();
+  serial2_init();
   arch_disk_init();
   arch_cpu_init();
   start_init_task();

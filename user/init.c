@@ -1,6 +1,7 @@
 // init: the first user process.
 //
-// Opens the console as fds 0, 1 and 2, then keeps a shell running:
+// Opens the console as fds 0, 1 and 2, makes /ttyS1 (the second serial
+// line), then keeps a shell running:
 // starts /sh, restarts it whenever it exits, and meanwhile reaps every
 // other child, since orphans are handed to init.
 
@@ -26,6 +27,17 @@ openconsole(void)
   dup(fd);
   dup(fd);
   return 0;
+}
+
+// Make the device file of the second serial line, /ttyS1 (major 2, minor
+// 1), if it is missing. Opening it says ENODEV on a machine without one.
+static void
+makettys1(void)
+{
+  struct stat st;
+
+  if (stat("/ttyS1", &st) < 0)
+    mknod("/ttyS1", 2, 1);
 }
 
 // Start /sh; return its pid, or -errno if fork failed.
@@ -67,7 +79,7 @@ waitsh(int shpid)
     sleep(HZ);   // exec failed: do not flood the console
 }
 
-// Set up the console, then run the shell forever.
+// Set up the console and /ttyS1, then run the shell forever.
 int
 main(void)
 {
@@ -76,6 +88,7 @@ main(void)
   r = openconsole();
   if (r < 0)
     exit(1);    // no console: nowhere to say what went wrong
+  makettys1();
 
   printf("init: starting sh\n");
   for (;;) {

@@ -18,6 +18,7 @@
 #define UART0_IRQ       10
 #define VIRTIO0_IRQ     1
 #define ARCH_DISK_NAME  "vda"           // a virtio disk, as Linux names it
+#define ARCH_SERIAL2_NAME "virtio console"  // the second serial line
 #define ARCH_DISK_MAJOR 254             // virtblk's usual dynamic major
 // /proc/interrupts's lines, as Linux prints them on QEMU virt: the
 // supervisor timer through the hart's local controller, the UART and the

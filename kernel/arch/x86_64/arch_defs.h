@@ -20,6 +20,7 @@
 #define IO_VIRT_BASE    0xFFFFFFFF40000000
 #define ARCH_DISK_NAME  "hda"             // the primary IDE master, as Linux's ide driver named it
 #define ARCH_DISK_MAJOR 3                 // IDE0_MAJOR
+#define ARCH_SERIAL2_NAME "COM2 (0x2f8, irq 3)"   // the second serial line
 #define LAPIC_PHYS      0xFEE00000
 #define IOAPIC_PHYS     0xFEC00000
 
@@ -27,8 +28,10 @@
 #define VEC_TIMER       32
 #define VEC_COM1        33
 #define VEC_IDE         34
+#define VEC_COM2        35
 #define VEC_SPURIOUS    255
 #define IRQ_COM1        4                 // ISA IRQ = IOAPIC pin on QEMU pc
+#define IRQ_COM2        3
 #define IRQ_IDE         14
 // /proc/interrupts's lines, as Linux prints them on QEMU pc: the LAPIC
 // timer as LOC, the UART and the IDE disk through the IOAPIC.

@@ -7,6 +7,7 @@ extern char x86_vector_stubs[];
 void ret_from_fork(void);
 void lapic_eoi(void);
 void uart_intr(void);
+void uart2_intr(void);
 void ide_intr(void);
 void x86_cpu_load_tables(void);
 
@@ -89,6 +90,9 @@ static void handle_irq(u64 vec, bool from_user)
   case VEC_COM1:
     kstat_incr_irq(IRQ_SRC_UART);
     uart_intr();
+    break;
+  case VEC_COM2:
+    uart2_intr();   // not counted in /proc/interrupts, which lists ttyS0 alone
     break;
   case VEC_IDE:
     kstat_incr_irq(IRQ_SRC_DISK);

@@ -1,8 +1,11 @@
-// The 16550 UART at COM1 (I/O port 0x3f8): polled output, interrupt-driven
-// input (ISA IRQ 4, through the I/O APIC).
+// The pc's 16550 UARTs: COM1 (I/O port 0x3f8, ISA IRQ 4) is the console;
+// COM2 (0x2f8, IRQ 3), when the machine has one, is the second serial
+// line (/ttyS1, kernel/serial.c). Polled output, interrupt-driven input,
+// through the I/O APIC.
 #include "kernel.h"
 
 #define COM1 0x3f8
+#define COM2 0x2f8
 #define RHR 0   // receive holding (read)
 #define THR 0   // transmit holding (write)
 #define IER 1   // interrupt enable
@@ -10,6 +13,7 @@
 #define LCR 3   // line control
 #define MCR 4   // modem control
 #define LSR 5   // line status
+#define SCR 7   // scratch: a byte that reads back only where a UART is
 #define LSR_RX_READY 0x01
 #define LSR_TX_IDLE  0x20
 
@@ -17,30 +21,66 @@ void ioapic_enable(int irq, int vec);
 
 // 38.4K baud, 8 data bits, no parity, FIFOs on, receive interrupts on.
 // OUT2 in MCR is what connects the UART's interrupt line on a PC.
+static void uart_setup(u16 base)
+{
+  outb(base + IER, 0);
+  outb(base + LCR, 0x80);
+  outb(base + 0, 3);
+  outb(base + 1, 0);
+  outb(base + LCR, 3);
+  outb(base + FCR, 7);
+  outb(base + MCR, 0x0B);      // DTR, RTS, OUT2
+  outb(base + IER, 1);
+}
+
+// Send one byte on the UART at base, waiting for room.
+static void uart_putc_at(u16 base, int c)
+{
+  while (!(inb(base + LSR) & LSR_TX_IDLE))
+    ;
+  outb(base + THR, c);
+}
+
 void uart_init(void)
 {
-  outb(COM1 + IER, 0);
-  outb(COM1 + LCR, 0x80);
-  outb(COM1 + 0, 3);
-  outb(COM1 + 1, 0);
-  outb(COM1 + LCR, 3);
-  outb(COM1 + FCR, 7);
-  outb(COM1 + MCR, 0x0B);      // DTR, RTS, OUT2
-  outb(COM1 + IER, 1);
+  uart_setup(COM1);
   ioapic_enable(IRQ_COM1, VEC_COM1);
 }
 
 // Send one byte, waiting for room. Safe from any context.
 void arch_console_putc(int c)
 {
-  while (!(inb(COM1 + LSR) & LSR_TX_IDLE))
-    ;
-  outb(COM1 + THR, c);
+  uart_putc_at(COM1, c);
 }
 
-// Receive interrupt: hand every waiting byte to the console.
+// COM1's receive interrupt: hand every waiting byte to the console.
 void uart_intr(void)
 {
   while (inb(COM1 + LSR) & LSR_RX_READY)
     console_intr(inb(COM1 + RHR));
+}
+
+// Is there a COM2? QEMU makes one for a second -serial option; without
+// it the ports float and the scratch register does not keep a value.
+bool arch_serial2_init(void)
+{
+  outb(COM2 + SCR, 0x5a);
+  if (inb(COM2 + SCR) != 0x5a)
+    return false;
+  uart_setup(COM2);
+  ioapic_enable(IRQ_COM2, VEC_COM2);
+  return true;
+}
+
+void arch_serial2_write(const char *p, long n)
+{
+  for (long i = 0; i < n; i++)
+    uart_putc_at(COM2, p[i]);
+}
+
+// COM2's receive interrupt: every waiting byte to the second line.
+void uart2_intr(void)
+{
+  while (inb(COM2 + LSR) & LSR_RX_READY)
+    serial2_rx(inb(COM2 + RHR));
 }

@@ -1,0 +1,103 @@
+// serialcheck PORT N: a host program for make check's serial suite. It
+// connects to QEMU's end of the guest's second serial line (127.0.0.1:
+// PORT), sends N bytes that take every value from 0 to 255, a window of
+// WINDOW bytes at a time, and checks that each one comes back in order
+// (the guest runs serialecho). It waits for events: the connection is
+// retried until QEMU listens, and a read gives up only after IDLE_SECS
+// without a byte. Prints one line, "serialcheck: ..." with what it saw,
+// and exits 0 if every byte came back, 1 if not, 2 on a usage error.
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define WINDOW 1024       // bytes in flight: the guest's receive buffer holds 4096
+#define IDLE_SECS 60      // no byte for this long: the line is dead
+#define CONNECT_SECS 60   // QEMU listens from its start; give a busy host time
+
+// The byte at position i of the stream: every value, in a scrambled order.
+static unsigned char pattern(long i)
+{
+  return (unsigned char)(i * 131 + 7 + i / 256);
+}
+
+// Connect to 127.0.0.1:port, retrying once a second. Returns the socket or -1.
+static int connect_port(int port)
+{
+  struct sockaddr_in a;
+  memset(&a, 0, sizeof a);
+  a.sin_family = AF_INET;
+  a.sin_port = htons(port);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  for (int t = 0; t < CONNECT_SECS; t++) {
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    if (s < 0)
+      return -1;
+    if (connect(s, (struct sockaddr *)&a, sizeof a) == 0)
+      return s;
+    close(s);
+    sleep(1);
+  }
+  return -1;
+}
+
+// Read exactly n bytes into buf, giving up after IDLE_SECS without one.
+// Returns the bytes read.
+static long read_all(int s, unsigned char *buf, long n)
+{
+  long got = 0;
+  while (got < n) {
+    struct pollfd p = { .fd = s, .events = POLLIN };
+    if (poll(&p, 1, IDLE_SECS * 1000) <= 0)
+      break;
+    long r = read(s, buf + got, n - got);
+    if (r <= 0)
+      break;
+    got += r;
+  }
+  return got;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc != 3 || atoi(argv[1]) <= 0 || atol(argv[2]) <= 0) {
+    fprintf(stderr, "usage: serialcheck PORT N\n");
+    return 2;
+  }
+  int port = atoi(argv[1]);
+  long n = atol(argv[2]), done = 0;
+  int s = connect_port(port);
+  if (s < 0) {
+    printf("serialcheck: cannot connect to 127.0.0.1:%d: %s\n", port, strerror(errno));
+    return 1;
+  }
+  unsigned char out[WINDOW], in[WINDOW];
+  while (done < n) {
+    long m = n - done < WINDOW ? n - done : WINDOW;
+    for (long i = 0; i < m; i++)
+      out[i] = pattern(done + i);
+    if (write(s, out, m) != m) {
+      printf("serialcheck: write to the line failed after %ld bytes: %s\n", done, strerror(errno));
+      return 1;
+    }
+    long got = read_all(s, in, m);
+    for (long i = 0; i < got; i++)
+      if (in[i] != out[i]) {
+        printf("serialcheck: byte %ld came back as 0x%02x, sent 0x%02x\n", done + i, in[i], out[i]);
+        return 1;
+      }
+    if (got < m) {
+      printf("serialcheck: %ld of %ld bytes came back, then nothing for %d s\n", done + got, n, IDLE_SECS);
+      return 1;
+    }
+    done += m;
+  }
+  printf("serialcheck: %ld bytes sent and all came back in order, every value 0-255\n", n);
+  close(s);
+  return 0;
+}
