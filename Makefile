@@ -36,9 +36,11 @@ QEMU_DISK = -global virtio-mmio.force-legacy=false \
 DEPS_PKGS := gcc libc6-dev gcc-riscv64-unknown-elf qemu-system-misc gdb-multiarch
 QEMU_CONSOLE := -nographic
 GDBARCH := riscv:rv64
-# The second serial line (/ttyS1): none yet on riscv64 (a virtio console
-# is to come), so nothing is added.
-QEMU_SERIAL2 =
+# The second serial line (/ttyS1): a virtio console (virtio-serial, one
+# port) on the second virtio-mmio transport.
+QEMU_SERIAL2 = -device virtio-serial-device,bus=virtio-mmio-bus.1 \
+	-chardev socket,id=ttyS1,host=127.0.0.1,port=$(1),server=on,wait=off \
+	-device virtconsole,chardev=ttyS1
 else ifeq ($(ARCH),x86_64)
 # The host compiler on an x86_64 host; elsewhere a cross compiler.
 ifndef TOOLPREFIX

@@ -2,8 +2,8 @@
 // host, for a debugger's remote protocol (gdbserver). Unlike the console
 // it has no line discipline: no echo, no editing, no signals; read()
 // returns the bytes that have come, at least one, and write() sends
-// bytes as they are. On x86_64 it is the pc's COM2; on riscv64 it is to be
-// a virtio console (not written yet: there the line is absent). QEMU
+// bytes as they are. On x86_64 it is the pc's COM2; on riscv64 a virtio
+// console (kernel/arch/riscv64/virtio_console.c). QEMU
 // joins it to a TCP port on the host (make qemu SERIAL2_PORT=N);
 // a machine started without one has no line: read() and write() say
 // ENODEV (open() works, so that ls and stat see the file).

@@ -5,7 +5,7 @@
 # ARCH as for make (riscv64 by default). Exits non-zero if QEMU did not
 # come back to a prompt within SECS (default 120) per command.
 # SERIAL2_PORT=N in the environment joins the second serial line (/ttyS1)
-# to TCP port N on localhost (x86_64; see kernel/serial.c).
+# to TCP port N on localhost (see kernel/serial.c).
 cd "$(dirname "$0")/.." || exit 1
 . labs/grade/lib.sh
 CPUS=2 SECS=120

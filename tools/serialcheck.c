@@ -6,6 +6,9 @@
 // retried until QEMU listens, and a read gives up only after IDLE_SECS
 // without a byte. Prints one line, "serialcheck: ..." with what it saw,
 // and exits 0 if every byte came back, 1 if not, 2 on a usage error.
+//
+// serialcheck -p: print a TCP port of localhost that is free now, for QEMU
+// to listen on (the kernel picks it: no guess that another run may share).
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -63,10 +66,31 @@ static long read_all(int s, unsigned char *buf, long n)
   return got;
 }
 
+// Print a port the kernel gives a socket bound to port 0. Returns 0 or 1.
+static int free_port(void)
+{
+  struct sockaddr_in a;
+  socklen_t len = sizeof a;
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  memset(&a, 0, sizeof a);
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) < 0 ||
+      getsockname(s, (struct sockaddr *)&a, &len) < 0) {
+    perror("serialcheck: no free port");
+    return 1;
+  }
+  printf("%d\n", ntohs(a.sin_port));
+  close(s);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
+  if (argc == 2 && strcmp(argv[1], "-p") == 0)
+    return free_port();
   if (argc != 3 || atoi(argv[1]) <= 0 || atol(argv[2]) <= 0) {
-    fprintf(stderr, "usage: serialcheck PORT N\n");
+    fprintf(stderr, "usage: serialcheck PORT N | serialcheck -p\n");
     return 2;
   }
   int port = atoi(argv[1]);

@@ -17,6 +17,8 @@
 #define VIRT_VIRTIO0    0x10001000UL
 #define UART0_IRQ       10
 #define VIRTIO0_IRQ     1
+#define VIRT_VIRTIO1    0x10002000UL     // the second transport: the virtio console
+#define VIRTIO1_IRQ     2
 #define ARCH_DISK_NAME  "vda"           // a virtio disk, as Linux names it
 #define ARCH_SERIAL2_NAME "virtio console"  // the second serial line
 #define ARCH_DISK_MAJOR 254             // virtblk's usual dynamic major

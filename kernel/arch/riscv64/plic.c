@@ -1,5 +1,6 @@
-// The platform-level interrupt controller of QEMU virt: routes the UART
-// and virtio-blk interrupts to every hart's supervisor context.
+// The platform-level interrupt controller of QEMU virt: routes the UART,
+// virtio-blk and virtio console interrupts to every hart's supervisor
+// context.
 #include "task.h"
 
 #define PLIC(off) ((volatile u32 *)__va(VIRT_PLIC + (off)))
@@ -13,13 +14,14 @@ void plic_init(void)
 {
   *PLIC_PRIORITY(UART0_IRQ) = 1;
   *PLIC_PRIORITY(VIRTIO0_IRQ) = 1;
+  *PLIC_PRIORITY(VIRTIO1_IRQ) = 1;
 }
 
 // Every hart: enable our interrupts for its S-mode context.
 void plic_init_hart(void)
 {
   int h = smp_processor_id();
-  *PLIC_SENABLE(h) = (1U << UART0_IRQ) | (1U << VIRTIO0_IRQ);
+  *PLIC_SENABLE(h) = (1U << UART0_IRQ) | (1U << VIRTIO0_IRQ) | (1U << VIRTIO1_IRQ);
   *PLIC_STHRESHOLD(h) = 0;
 }
 

@@ -10,6 +10,7 @@ int  plic_claim(void);
 void plic_complete(int irq);
 void uart_intr(void);
 void virtio_blk_intr(void);
+void virtio_console_intr(void);
 
 #define CAUSE_INTR        (1UL << 63)
 #define IRQ_S_TIMER       5
@@ -40,6 +41,8 @@ static void handle_irq(u64 irq, bool from_user)
     } else if (n == VIRTIO0_IRQ) {
       kstat_incr_irq(IRQ_SRC_DISK);
       virtio_blk_intr();
+    } else if (n == VIRTIO1_IRQ) {
+      virtio_console_intr();   // not counted: /proc/interrupts lists ttyS0 alone
     }
     if (n)
       plic_complete(n);

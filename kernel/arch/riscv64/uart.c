@@ -38,16 +38,3 @@ void uart_intr(void)
   while (*UART(LSR) & LSR_RX_READY)
     console_intr(*UART(RHR));
 }
-
-// The second serial line: on QEMU virt it will be a virtio console (the
-// machine has one UART); until that driver exists there is none.
-bool arch_serial2_init(void)
-{
-  return false;
-}
-
-void arch_serial2_write(const char *p, long n)
-{
-  (void)p;
-  (void)n;
-}
