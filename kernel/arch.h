@@ -62,6 +62,12 @@ void arch_syscall_set_arg(struct pt_regs *regs, int n, long val); // for the res
 // ---- ptrace: the user registers as Linux's user_regs_struct
 long arch_ptrace_getregs(struct task *t, u64 *regs);        // returns bytes (<= 512)
 void arch_ptrace_setregs(struct task *t, const u64 *regs);  // user state only
+// Single-step (PTRACE_SINGLESTEP), with Linux's names. Where the CPU
+// cannot step, arch_has_single_step() is false and a debugger steps in
+// software, with breakpoints. Caller holds the tracee's siglock.
+bool arch_has_single_step(void);
+void user_enable_single_step(struct task *t);   // t stopped for its tracer
+void user_disable_single_step(struct task *t);  // t stopped or running
 
 // ---- the second serial line (/ttyS1, kernel/serial.c): a raw byte
 // channel to the host. Bytes received go to serial2_rx() from the

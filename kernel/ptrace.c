@@ -4,7 +4,10 @@
 // thread SIGSTOP. From then on every signal the thread is about to act on
 // (except SIGKILL) first stops it in TASK_TRACED (ptrace_stop()); the
 // tracer sees the stop with waitpid(tid, ..., __WALL) and resumes it with
-// PTRACE_CONT or PTRACE_DETACH, choosing which signal, if any, it gets.
+// PTRACE_CONT, PTRACE_SINGLESTEP or PTRACE_DETACH, choosing which signal,
+// if any, it gets. A debugger starts a program with PTRACE_TRACEME in
+// its child (exec then stops it with SIGTRAP), and follows new threads
+// with PTRACE_O_TRACECLONE (PTRACE_EVENT_CLONE stops, PTRACE_GETEVENTMSG).
 // Links (tracer, ptrace) are guarded by tasklist_lock; stop state by the
 // tracee's siglock.
 #include "task.h"
@@ -54,6 +57,34 @@ int ptrace_stop(int sig)
   return t->ptrace_sig;
 }
 
+// A PTRACE_EVENT stop: if the current task is traced with the option for
+// event, stop with (event << 8) | SIGTRAP and msg for PTRACE_GETEVENTMSG
+// until the tracer resumes us. A signal the tracer resumes us with is
+// dropped (Linux may drop it too). Caller holds no locks.
+void ptrace_event(int event, u64 msg)
+{
+  struct task *t = current;
+  spin_lock(&t->sighand->siglock);
+  if ((t->ptrace & PT_EVENT_FLAG(event)) && t->tracer) {
+    t->ptrace_message = msg;
+    ptrace_stop((event << 8) | SIGTRAP);
+  }
+  spin_unlock(&t->sighand->siglock);
+}
+
+// A new thread of a tracee traced with PTRACE_O_TRACECLONE: it has the
+// same tracer and options, and a SIGSTOP stops it before its first
+// instruction, for the tracer to see. Caller (copy_process() of the
+// current task) holds tasklist_lock and the group's siglock.
+void ptrace_init_task(struct task *child)
+{
+  BUG_ON(!current->tracer);
+  child->tracer = current->tracer;
+  child->ptrace = current->ptrace;
+  child->pending |= sigmask(SIGSTOP);
+  set_tsk_thread_flag(child, TIF_SIGPENDING);
+}
+
 // May the current task attach to t? Returns 0 or -EPERM.
 // Caller holds tasklist_lock.
 static int ptrace_may_attach(struct task *t)
@@ -83,15 +114,33 @@ int ptrace_attach(struct task *t)
   return 0;
 }
 
+// PTRACE_TRACEME: the caller's parent (the thread that forked it) traces
+// it from now on; a debugger's child calls this before exec. Fails with
+// -EPERM if the caller is traced already, is init, or its parent is
+// exiting (exit_ptrace() would miss us). Caller holds tasklist_lock.
+static int ptrace_traceme(void)
+{
+  struct task *t = current, *p = t->parent;
+  if (t->ptrace || t->tgid == 1 || !p || (READ_ONCE(p->flags) & (TF_EXITING | TF_KTHREAD)) ||
+      p->exit_state)
+    return -EPERM;
+  BUG_ON(t->tracer);
+  t->tracer = p;
+  t->ptrace = PT_PTRACED;
+  return 0;
+}
+
 // Is t traced by the caller and stopped for it? Caller holds tasklist_lock.
 static bool ptrace_check_attach(struct task *t)
 {
   return t->ptrace && t->tracer == current && READ_ONCE(t->ptrace_stopped);
 }
 
-// Resume a stopped tracee with signal sig (0: none); detach it first if
-// asked. Caller holds tasklist_lock.
-static void ptrace_resume(struct task *t, int sig, bool detach)
+// Resume a stopped tracee with signal sig (0: none), for one instruction
+// if step (the caller checked the arch can); detach it first if asked.
+// exit_ptrace() also lets go of running tracees this way. Caller holds
+// tasklist_lock.
+static void ptrace_resume(struct task *t, int sig, bool detach, bool step)
 {
   BUG_ON(t->tracer != current);   // only its tracer resumes a tracee
   spin_lock(&t->sighand->siglock);
@@ -106,6 +155,10 @@ static void ptrace_resume(struct task *t, int sig, bool detach)
         !(sig->flags & SIGNAL_GROUP_EXIT) && !(t->flags & TF_EXITING))
       t->jobctl |= JOBCTL_STOP_PENDING;
   }
+  if (step)
+    user_enable_single_step(t);
+  else
+    user_disable_single_step(t);
   t->ptrace_sig = sig;
   t->ptrace_stopped = false;
   spin_unlock(&t->sighand->siglock);
@@ -122,7 +175,9 @@ void exit_ptrace(struct task *tracer)
     if (!t->attached || t->tracer != tracer || t->exit_state == EXIT_DEAD)
       continue;
     if (!t->exit_state) {
-      ptrace_resume(t, 0, true);
+      if (t->ptrace & PT_EXITKILL)   // its debugger started it: it goes too
+        send_signal(t, SIGKILL, false);
+      ptrace_resume(t, 0, true, false);
     } else if (!thread_group_leader(t)) {
       release_traced_zombie(t);   // nobody else will reap it
     } else {
@@ -170,9 +225,12 @@ static long ptrace_request(struct task *t, int request, u64 addr, u64 data)
   switch (request) {
   case PTRACE_CONT:
   case PTRACE_DETACH:
+  case PTRACE_SINGLESTEP:
     if (data > NSIG)
       return -EIO;
-    ptrace_resume(t, data, request == PTRACE_DETACH);
+    if (request == PTRACE_SINGLESTEP && !arch_has_single_step())
+      return -EIO;
+    ptrace_resume(t, data, request == PTRACE_DETACH, request == PTRACE_SINGLESTEP);
     return 0;
   case PTRACE_PEEKDATA:
     if (ptrace_access_word(t, addr, &word, false) < 0)
@@ -190,22 +248,35 @@ static long ptrace_request(struct task *t, int request, u64 addr, u64 data)
       return -EFAULT;
     arch_ptrace_setregs(t, regs);   // keeps privileged state out
     return 0;
+  case PTRACE_SETOPTIONS:
+    if (data & ~(u64)(PTRACE_O_TRACECLONE | PTRACE_O_EXITKILL))
+      return -EINVAL;
+    spin_lock(&t->sighand->siglock);   // ptrace_event() reads them under it
+    t->ptrace = PT_PTRACED | (data << PT_OPT_FLAG_SHIFT);
+    spin_unlock(&t->sighand->siglock);
+    return 0;
+  case PTRACE_GETEVENTMSG:
+    return copy_to_user((void *)data, &t->ptrace_message, sizeof(t->ptrace_message));
   }
   return -EIO;
 }
 
 // ptrace(request, pid, addr, data). Returns 0 (PEEKDATA stores the word
 // at data) or -errno: ESRCH for no such thread, or one not traced by the
-// caller or not stopped; EPERM for a refused attach; EIO for bad requests.
+// caller or not stopped; EPERM for a refused attach or TRACEME; EINVAL
+// for options tasklab lacks; EIO for bad requests (and SINGLESTEP where
+// the CPU cannot step).
 long sys_ptrace(struct pt_regs *regs)
 {
   int request = ARG(0), pid = ARG(1);
   u64 addr = ARG(2), data = ARG(3);
   long err;
   spin_lock(&tasklist_lock);
-  struct task *t = find_task_by_tid(pid);
+  struct task *t = request == PTRACE_TRACEME ? current : find_task_by_tid(pid);
   if (!t) {
     err = -ESRCH;
+  } else if (request == PTRACE_TRACEME) {
+    err = ptrace_traceme();
   } else if (request == PTRACE_ATTACH) {
     err = ptrace_attach(t);
   } else if (request == PTRACE_KILL) {

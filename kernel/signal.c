@@ -453,13 +453,16 @@ void flush_signal_handlers(struct task *t)
   spin_unlock(&t->sighand->siglock);
 }
 
-// A user-mode fault: the task dies of sig, with a line on the console.
+// A user-mode fault: the task dies of sig, with a line on the console
+// (not for the SIGTRAP of a traced task: a debugger's breakpoint or
+// step, which the debugger reports).
 // A handler may catch it, except when it is blocked (then it kills).
 void do_user_fault(struct pt_regs *regs, int sig, u64 addr, const char *what)
 {
   struct task *t = current;
-  printk("%s[%d]: %s at %lx, pc %lx: signal %d\n",
-         t->comm, t->tid, what, addr, arch_user_pc(regs), sig);
+  if (!(sig == SIGTRAP && t->ptrace))
+    printk("%s[%d]: %s at %lx, pc %lx: signal %d\n",
+           t->comm, t->tid, what, addr, arch_user_pc(regs), sig);
   spin_lock(&t->sighand->siglock);
   if (t->blocked & sigmask(sig) || sig_action(t, sig)->handler == SIG_IGN) {
     t->blocked &= ~sigmask(sig);

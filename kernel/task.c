@@ -4,6 +4,7 @@
 // group's siglock held as well.
 #include "task.h"
 #include "fs.h"
+#include "ptrace.h"
 
 struct task tasks[NTASK];
 struct cpu cpus[NCPU];
@@ -347,6 +348,10 @@ static int attach_task(struct task *t, u64 flags)
     t->tgid = p->tgid;
     t->parent = p->parent;
     task_join_group_stop(t);
+    // Linux's create_io_thread() passes CLONE_UNTRACED: an I/O thread
+    // is never traced from birth, whatever the options.
+    if ((p->ptrace & PT_TRACE_CLONE) && !(t->flags & TF_IO_WORKER))
+      ptrace_init_task(t);
   } else {
     t->parent = p;
     t->exit_signal = SIGCHLD;
@@ -396,6 +401,8 @@ struct task *copy_process(const struct kernel_clone_args *args, int *err)
 }
 
 // clone/fork: a new process or user thread, running. Returns its tid.
+// A traced caller with PTRACE_O_TRACECLONE stops at PTRACE_EVENT_CLONE
+// for a new thread, once the thread can run.
 int kernel_clone(const struct kernel_clone_args *args)
 {
   int err;
@@ -404,6 +411,8 @@ int kernel_clone(const struct kernel_clone_args *args)
     return err;
   int tid = t->tid;
   wake_up_new_task(t);
+  if (args->flags & CLONE_THREAD)
+    ptrace_event(PTRACE_EVENT_CLONE, tid);
   return tid;
 }
 

@@ -98,11 +98,12 @@ struct task {
   struct task *parent;
   struct task *group_leader;
   struct task *tracer;     // ptrace: the thread tracing this one, or NULL
-  u32 ptrace;              // PT_PTRACED if traced, else 0
+  u32 ptrace;              // PT_PTRACED and PT_* options if traced, else 0
   // siglock (ptrace stops):
   bool ptrace_stopped;     // in ptrace_stop(), until the tracer resumes it
   bool ptrace_reported;    // the tracer's waitpid has seen this stop
   int ptrace_sig;          // signal reported at the stop; the tracer may change it
+  u64 ptrace_message;      // PTRACE_GETEVENTMSG: what the last event stop reported
 
   // sighand->siglock:
   struct signal_struct *signal;

@@ -463,7 +463,43 @@ check(const char *name, int ok, const char *detail)
 struct slot {
   int pid;                              // 0: free; -1: lost (stuck in the kernel)
   int start;                            // uptime() when it started
+  int ended, status;                    // reaped by let_go_of_tracees(), with this status
 };
+
+// A worker's thread may have made us its tracer (PTRACE_TRACEME is fuzzed
+// like every request): it would wait in a tracing stop for ever, and its
+// process cannot end while its dead traced threads wait for us to see
+// them. So be a debugger that lets go: detach every tracee that stops,
+// reap every one that died. waitpid(-1) may also return a worker that
+// ended: its status is kept in its slot, for worker_ended().
+static void
+let_go_of_tracees(struct slot *slots, int n)
+{
+  int st, w;
+
+  while ((w = waitpid(-1, &st, __WALL | WNOHANG)) > 0) {
+    if (WIFSTOPPED(st)) {
+      ptrace(PTRACE_DETACH, w, 0, 0);
+      continue;
+    }
+    for (int i = 0; i < n; i++)
+      if (slots[i].pid == w) {
+        slots[i].ended = 1;
+        slots[i].status = st;
+      }
+  }
+}
+
+// Has the worker in sl ended? Its pid (status at *st), 0 if not, or -errno.
+static int
+worker_ended(struct slot *sl, int *st)
+{
+  if (sl->ended) {
+    *st = sl->status;
+    return sl->pid;
+  }
+  return waitpid(sl->pid, st, WNOHANG);
+}
 
 // Print the threads of process pid, with their states.
 static void
@@ -483,7 +519,7 @@ print_threads(int pid)
 // reap it. Returns 0, or -1 if it is still there REAP_TICKS later: stuck
 // in the kernel (reported).
 static int
-kill_worker(struct slot *sl)
+kill_worker(struct slot *slots, int n, struct slot *sl)
 {
   char d[160];
   int st, t0 = uptime();
@@ -492,7 +528,8 @@ kill_worker(struct slot *sl)
   print_threads(sl->pid);
   kill(sl->pid, SIGKILL);
   while (uptime() - t0 < REAP_TICKS) {
-    if (waitpid(sl->pid, &st, WNOHANG) == sl->pid) {
+    let_go_of_tracees(slots, n);
+    if (worker_ended(sl, &st) == sl->pid) {
       sl->pid = 0;
       return 0;
     }
@@ -541,6 +578,7 @@ start_worker(struct slot *sl, int k)
   if (pid < 0)
     return 0;
   sl->pid = pid;
+  sl->ended = 0;
   sl->start = uptime();
   return 1;
 }
@@ -591,7 +629,8 @@ main(int argc, char **argv)
       if (sl->pid <= 0)
         continue;
       live++;
-      int pid = sl->pid, w = waitpid(pid, &st, WNOHANG);
+      let_go_of_tracees(slots, nprocs);
+      int pid = sl->pid, w = worker_ended(sl, &st);
       if (w == pid || w < 0) {
         if (w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
           made += WORKER_CALLS;
@@ -604,7 +643,7 @@ main(int argc, char **argv)
         kill(-pid, SIGKILL);            // what is left of its fork storms
       } else if (uptime() - sl->start > WORKER_TICKS) {
         killed++;
-        if (kill_worker(sl) < 0)
+        if (kill_worker(slots, nprocs, sl) < 0)
           lost++;
         kill(-pid, SIGKILL);
       }

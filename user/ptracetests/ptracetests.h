@@ -79,3 +79,10 @@ void t_leak(void);
 void t_mgdb(void);
 void t_mgdbloop(void);
 void t_mgdbgdb15(void);
+
+// debug.c
+void t_traceme(void);
+void t_traceclone(void);
+void t_singlestep(void);
+void t_breakpoint(void);
+void t_exitkill(void);

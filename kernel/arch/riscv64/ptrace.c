@@ -17,3 +17,12 @@ void arch_ptrace_setregs(struct task *t, const u64 *regs)
 {
   memcpy(task_pt_regs(t), regs, USER_REGS_WORDS * sizeof(u64));
 }
+
+// RISC-V has no single-step trap for user mode (nor has Linux's port):
+// GDB steps in software, with breakpoints on the next instructions.
+bool arch_has_single_step(void) { return false; }
+
+// Never called: ptrace checks arch_has_single_step() first.
+void user_enable_single_step(struct task *t) { panic("user_enable_single_step: riscv64 cannot step"); }
+
+void user_disable_single_step(struct task *t) { }

@@ -140,6 +140,10 @@ struct thread_info {
   struct context context; // saved by arch_switch_to()
 };
 
+// x86 TIF_* bits, above the core's (task.h):
+#define TIF_SINGLESTEP (1UL << 8)   // PTRACE_SINGLESTEP: trap after one instruction
+#define TIF_FORCED_TF  (1UL << 9)   // TF set by ptrace, not by the program
+
 // x86_64 page-table entry bits.
 #define PTE_P    (1UL << 0)
 #define PTE_W    (1UL << 1)

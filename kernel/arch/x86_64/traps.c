@@ -9,6 +9,7 @@ void lapic_eoi(void);
 void uart_intr(void);
 void uart2_intr(void);
 void ide_intr(void);
+bool x86_stale_single_step(struct pt_regs *regs);   // ptrace.c
 void x86_cpu_load_tables(void);
 
 // Exception vectors that have a name in messages and a signal for user mode.
@@ -122,6 +123,8 @@ void x86_trap(struct pt_regs *regs, u64 vec)
   if (!from_user || !exceptions[vec].sig)
     panic("kernel trap %lu (%s) error %lx rip %lx rsp %lx cr2 %lx task %d",
           vec, what, err, regs->rip, regs->rsp, read_cr2(), current ? current->tid : -1);
+  if (vec == 1 && x86_stale_single_step(regs))
+    return;   // the step of a tracer that has let go since
   u64 addr = vec == 14 ? read_cr2() : regs->rip;
   do_user_fault(regs, exceptions[vec].sig, addr, what);
 }
@@ -132,6 +135,11 @@ void x86_syscall(struct pt_regs *regs)
 {
   arch_irq_enable();
   do_syscall(regs);
+  // TF traps after the instruction that follows sysret/iretq, so a step
+  // over the syscall instruction is reported here (Linux's
+  // user_single_step_report()).
+  if (test_tsk_thread_flag(current, TIF_SINGLESTEP))
+    send_signal(current, SIGTRAP, false);
 }
 
 // Last C on the way to user mode, interrupts off: the exit work, then
@@ -144,6 +152,7 @@ void x86_syscall(struct pt_regs *regs)
 int x86_exit_to_user(struct pt_regs *regs)
 {
   irqentry_exit_to_user_mode(regs);
+  x86_stale_single_step(regs);
   if (regs->rip >= USER_TOP) {
     arch_irq_enable();
     printk("%s[%d]: return to bad pc %lx: killed\n", current->comm, current->tid, regs->rip);

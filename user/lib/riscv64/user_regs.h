@@ -14,4 +14,12 @@ struct user_regs {
 // A frame-pointer frame: the caller's fp at fp-16, the return address at fp-8.
 #define FRAME_PREV_FP_OFFSET (-16)
 #define FRAME_RA_OFFSET      (-8)
+// A software breakpoint: ebreak (c.ebreak, 0x9002, is the 2-byte one),
+// its length, and how far past it the
+// pc is when its SIGTRAP is reported (GDB's decr_pc_after_break).
+#define BREAKPOINT_INSN 0x00100073UL
+#define BREAKPOINT_LEN  4
+#define DECR_PC_AFTER_BREAK 0
+// Can the CPU single-step (PTRACE_SINGLESTEP)? Else it fails with -EIO.
+#define HAVE_SINGLE_STEP 0
 #endif

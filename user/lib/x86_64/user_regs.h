@@ -18,4 +18,11 @@ struct user_regs {
 // A frame-pointer frame: the caller's rbp at rbp+0, the return address at rbp+8.
 #define FRAME_PREV_FP_OFFSET 0
 #define FRAME_RA_OFFSET      8
+// A software breakpoint: int3, its length, and how far past it the
+// pc is when its SIGTRAP is reported (GDB's decr_pc_after_break).
+#define BREAKPOINT_INSN 0xccUL
+#define BREAKPOINT_LEN  1
+#define DECR_PC_AFTER_BREAK 1
+// Can the CPU single-step (PTRACE_SINGLESTEP)? Else it fails with -EIO.
+#define HAVE_SINGLE_STEP 1
 #endif
