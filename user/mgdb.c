@@ -36,28 +36,20 @@
 
 #include "user.h"
 #include "proc.h"
+#include "lwp.h"
 #include "kernel/elf.h"
 
-#define MAXLWP    64            // NTASK
 #define MAXFRAMES 64
 #define MAXEX     32
 #define NREGS     ((int)(sizeof(struct user_regs) / sizeof(ulong)))
 
-// A thread of the inferior that we trace.
-struct lwp {
-  int tid;
-  int num;                      // GDB's thread number: 1 is the main thread
-  int stopped;                  // in a ptrace stop we have collected
-  int pending_sig;              // a signal it stopped with, given back on resume
-};
-
-static struct lwp lwps[MAXLWP];
-static int nlwp, next_num = 1;
+static int next_num = 1;        // GDB's number for the next new thread
 static struct lwp *cur;         // the selected thread
 static int pid;                 // the inferior, 0 when not attached
 static int running;             // resumed by continue, not yet interrupted
 static int gdb15, max_passes, timing, batch, repeat;
 static volatile int sigint_seen;
+
 
 // ------------------------------------------------------------ /proc
 
@@ -71,15 +63,6 @@ lwp_state(int tid)
   if (task_status(pid, tid, buf, sizeof buf) <= 0 || !(s = proc_field(buf, "State:")))
     return 0;
   return *s;
-}
-
-// GDB's linux_proc_pid_is_gone(): no status file, or state Z or X.
-static int
-lwp_is_gone(int tid)
-{
-  char s = lwp_state(tid);
-
-  return s == 0 || s == 'Z' || s == 'X';
 }
 
 // The thread's name from /proc into name (size bytes), "" if gone.
@@ -243,35 +226,22 @@ sym_named(const char *name)
 
 // ------------------------------------------------------------ threads
 
+// Track tid (user/lib/lwp.c), with the next GDB thread number.
 static struct lwp *
-find_lwp(int tid)
+new_lwp(int tid)
 {
-  for (int i = 0; i < nlwp; i++)
-    if (lwps[i].tid == tid)
-      return &lwps[i];
-  return NULL;
-}
+  struct lwp *lp = add_lwp(tid);
 
-static struct lwp *
-add_lwp(int tid)
-{
-  struct lwp *lp = &lwps[nlwp++];
-
-  lp->tid = tid;
-  lp->num = next_num++;
-  lp->stopped = 0;
-  lp->pending_sig = 0;
+  if (lp)
+    lp->num = next_num++;
   return lp;
 }
 
 // Forget lp (it exited or was let go).
 static void
-drop_lwp(struct lwp *lp)
+forget_lwp(struct lwp *lp)
 {
-  int i = lp - lwps;
-
-  memmove(&lwps[i], &lwps[i + 1], (nlwp - i - 1) * sizeof lwps[0]);
-  nlwp--;
+  drop_lwp(lp);
   if (cur == lp || cur >= &lwps[nlwp])
     cur = nlwp ? &lwps[0] : NULL;
   else if (cur > lp)
@@ -356,85 +326,53 @@ print_where(struct lwp *lp)
 static void
 attach_failed(int tid, int err)
 {
-  char buf[512], reason[96] = "";
-  const char *tracer;
+  char reason[96];
 
-  if (task_status(pid, tid, buf, sizeof buf) > 0 && (tracer = proc_field(buf, "TracerPid:")) &&
-      atoi(tracer) > 0)
-    snprintf(reason, sizeof reason, ", process %d is already traced by process %d", tid, atoi(tracer));
-  else if (lwp_state(tid) == 'Z')
-    snprintf(reason, sizeof reason, ", process %d is a zombie - the process has already terminated", tid);
+  attach_fail_reason(pid, tid, reason, sizeof reason);
   fprintf(STDERR, "%sCannot attach to lwp %d: %s (%d)%s\n", gdb15 ? "" : "warning: ",
           tid, strerror(err), -err, reason);
 }
 
-// GDB's attach_proc_task_lwp_callback(): attach tid unless tracked.
-// Returns 1 if tid was not tracked -- even when the attach failed, which
-// is what makes GDB loop -- 0 if it was, -1 for a --gdb15 error.
+// GDB's attach_proc_task_lwp_callback() for a thread not tracked yet:
+// attach it and wait for its SIGSTOP. Returns 0 -- even when the attach
+// failed, with a warning -- or -1 for a --gdb15 error (or a full table).
 static int
 attach_lwp(int tid)
 {
   struct lwp *lp;
   int r;
 
-  if (find_lwp(tid))
-    return 0;
   if (nlwp == MAXLWP) {
     fprintf(STDERR, "mgdb: too many threads\n");
     return -1;
   }
   r = ptrace(PTRACE_ATTACH, tid, 0, 0);
   if (r < 0) {
-    if (r == -ESRCH || (r == -EPERM && lwp_is_gone(tid)))
-      return 1;                 // raced with its exit: quiet
+    if (r == -ESRCH || (r == -EPERM && lwp_is_gone(pid, tid)))
+      return 0;                 // raced with its exit: quiet
     attach_failed(tid, r);
-    return gdb15 ? -1 : 1;
+    return gdb15 ? -1 : 0;
   }
-  lp = add_lwp(tid);
+  lp = new_lwp(tid);
   printf("[New LWP %d]\n", tid);
   if (wait_for_sigstop(lp) < 0) {
     printf("[LWP %d exited]\n", tid);
-    drop_lwp(lp);
+    forget_lwp(lp);
   }
-  return 1;
+  return 0;
 }
 
-// One pass over /proc/PID/task. Returns whether it found an untracked
-// thread, or -1 for a --gdb15 error.
-static int
-scan_pass(void)
-{
-  int tids[MAXLWP * 2], n, found = 0, r;
-
-  n = task_ids(pid, tids, MAXLWP * 2);
-  for (int i = 0; i < n; i++) {
-    r = attach_lwp(tids[i]);
-    if (r < 0)
-      return -1;
-    found |= r;
-  }
-  return found;
-}
-
-// GDB's linux_proc_attach_tgid_threads(): pass after pass until two in a
-// row find nothing new. Returns 0, or -1 (gave up, or a --gdb15 error).
+// GDB's linux_proc_attach_tgid_threads() (user/lib/lwp.c): pass after
+// pass until two in a row find nothing new. Returns 0, or -1 (gave up,
+// or a --gdb15 error).
 static int
 attach_all_threads(void)
 {
-  int quiet = 0, passes = 0, r;
+  int r = attach_tgid_threads(pid, attach_lwp, max_passes);
 
-  while (quiet < 2) {
-    if (max_passes && passes == max_passes) {
-      printf("mgdb: giving up after %d passes\n", passes);
-      return -1;
-    }
-    r = scan_pass();
-    passes++;
-    if (r < 0)
-      return -1;
-    quiet = r ? 0 : quiet + 1;
-  }
-  return 0;
+  if (r == -2)
+    printf("mgdb: giving up after %d passes\n", max_passes);
+  return r < 0 ? -1 : 0;
 }
 
 static void detach_all(void);
@@ -479,7 +417,7 @@ attach_process(int p)
     pid = 0;
     return -1;
   }
-  lp = add_lwp(pid);
+  lp = new_lwp(pid);
   cur = lp;
   if (wait_for_sigstop(lp) < 0) {
     fprintf(STDERR, "mgdb: process %d exited while attaching\n", pid);
@@ -511,7 +449,7 @@ stop_all(int verbose)
       continue;
     if (wait_for_sigstop(&lwps[i]) < 0) {
       printf("[LWP %d exited]\n", lwps[i].tid);
-      drop_lwp(&lwps[i--]);
+      forget_lwp(&lwps[i--]);
     }
   }
   running = 0;
@@ -577,7 +515,7 @@ poll_events(void)
       print_where(cur);
     } else if (r == lwps[i].tid || r == -ECHILD) {
       printf("[LWP %d exited]\n", lwps[i].tid);
-      drop_lwp(&lwps[i--]);
+      forget_lwp(&lwps[i--]);
     }
   }
   if (pid && nlwp == 0) {

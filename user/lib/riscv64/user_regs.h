@@ -19,6 +19,7 @@ struct user_regs {
 // pc is when its SIGTRAP is reported (GDB's decr_pc_after_break).
 #define BREAKPOINT_INSN 0x00100073UL
 #define BREAKPOINT_LEN  4
+#define BREAKPOINT_INSN_C 0x9002UL   // a 2-byte one (0: none)
 #define DECR_PC_AFTER_BREAK 0
 // Can the CPU single-step (PTRACE_SINGLESTEP)? Else it fails with -EIO.
 #define HAVE_SINGLE_STEP 0

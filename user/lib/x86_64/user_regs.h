@@ -22,6 +22,7 @@ struct user_regs {
 // pc is when its SIGTRAP is reported (GDB's decr_pc_after_break).
 #define BREAKPOINT_INSN 0xccUL
 #define BREAKPOINT_LEN  1
+#define BREAKPOINT_INSN_C 0   // a 2-byte one (0: none)
 #define DECR_PC_AFTER_BREAK 1
 // Can the CPU single-step (PTRACE_SINGLESTEP)? Else it fails with -EIO.
 #define HAVE_SINGLE_STEP 1
