@@ -2,6 +2,7 @@
 #   make              kernel + fs.img for $(ARCH)
 #   make qemu         boot it (Ctrl-A x leaves QEMU)
 #   make qemu-gdb     boot it stopped, waiting for gdb-multiarch
+#   make qemu-gdbserver  boot with /ttyS1, for the guest's gdbserver and gdb-multiarch
 #   make check        every test suite; closes with "N passed, N failed"
 # >>> full
 #   make matrix       every lab grader against every series and wrong fix
@@ -192,6 +193,20 @@ qemu-gdb: deps .gdbinit
 	@echo "*** Now run in another terminal: gdb-multiarch -x .gdbinit   (port $(GDBPORT))"
 	$(call qemu_cmd,$(CPUS),$(B)/fs.img) -S -gdb tcp::$(GDBPORT)
 
+# make qemu-gdbserver: boot with the second serial line (/ttyS1) on TCP
+# port GDBSERVER_PORT, for the guest's gdbserver and GDB on the host;
+# build/ARCH/gdbserver.gdb connects to it (tools/gdbserver.gdb.tmpl).
+GDBSERVER_PORT := $(shell expr $(GDBPORT) + 5000)
+$(B)/gdbserver.gdb: tools/gdbserver.gdb.tmpl Makefile FORCE
+	@mkdir -p $(B)
+	sed -e 's|@PORT@|$(GDBSERVER_PORT)|g; s|@GDBARCH@|$(GDBARCH)|; s|@GDBFILE@|$@|; s|@BIN@|$(B)/user/bin|' $< > $@
+
+qemu-gdbserver: deps $(B)/gdbserver.gdb
+	$(MAKE) all
+	@echo "*** In the guest: gdbserver /ttyS1 PROG [ARGS]   (or: gdbserver --attach /ttyS1 PID)"
+	@echo "*** Then on the host: gdb-multiarch -x $(B)/gdbserver.gdb $(B)/user/bin/PROG   (port $(GDBSERVER_PORT))"
+	$(call qemu_cmd,$(CPUS),$(B)/fs.img) $(call QEMU_SERIAL2,$(GDBSERVER_PORT))
+
 # Print the toolchain prefix make found (labs/grade/check.sh run alone).
 toolprefix:
 	@echo '$(TOOLPREFIX)'
@@ -253,7 +268,7 @@ clean:
 	rm -rf build .gdbinit
 
 FORCE:
-.PHONY: all fsck fuzz fuzz-arch qemu qemu-gdb qemu-cmd toolprefix check check-arch matrix matrix-arch bench bench-arch deps clean FORCE
+.PHONY: all fsck fuzz fuzz-arch qemu qemu-gdb qemu-gdbserver qemu-cmd toolprefix check check-arch matrix matrix-arch bench bench-arch deps clean FORCE
 
 # ---------------------------------------------------------------- labs
 # make grade LAB=name runs labs/grade/name.sh against this tree;

@@ -36,6 +36,7 @@ fsck       host        suite_fsck
 figures    host        suite_script labs/grade/figures-check.sh
 badimage   1           suite_badimage
 serial     2           suite_serial
+gdb        $BOOT_CPUS  suite_script labs/grade/gdb-check.sh
 "
 # >>> full
 # The suites of the full edition, which need the reference solutions and

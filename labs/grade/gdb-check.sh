@@ -1,0 +1,213 @@
+#!/bin/sh
+# labs/grade/gdb-check.sh: real GDB on tasklab processes. gdb-multiarch
+# on the host, in batch mode, talks to user/gdbserver in the guest over
+# the second serial line (/ttyS1, a TCP port of QEMU's).
+#
+#   1. gdbserver /ttyS1 threads 8: a breakpoint (printf, once all 1+8
+#      threads run) hits; bt shows main below it; info threads lists the
+#      9 threads by name; another thread's bt shows its function; stepi
+#      moves the pc; next moves to another line; detach lets the program
+#      run on (it prints its "ready" line, ps shows 9 threads in S or R).
+#   2. The baseline's I/O threads: gdbserver --multi, and GDB's
+#      `attach PID` of uringcp -l -a never returns: gdbserver warns
+#      "Cannot attach to lwp N: Operation not permitted (1)" pass after
+#      pass (bounded here by a timeout); with --gdb15 the first such
+#      thread is an error that GDB reports, and gdbserver lets go.
+# One PASS/FAIL line per check, then "N passed, N failed".
+#
+#   sh labs/grade/gdb-check.sh         (ARCH and CPUS as for make check)
+
+cd "$(dirname "$0")/../.." || exit 1
+. labs/grade/lib.sh
+
+IMG=build/$ARCH/fs.img
+CPUS=${CPUS:-3}
+RUN=gdb-check-cpus$CPUS
+BIN=build/$ARCH/user/bin
+GDB=${GDB:-gdb-multiarch}
+case $ARCH in
+riscv64) GDBARCH=riscv:rv64 ;;
+*) GDBARCH=i386:x86-64 ;;
+esac
+
+# gdb_batch OUT SECS [-m] ARGS...: run GDB in batch mode, connected to the
+# guest's gdbserver (-m: target extended-remote), with ARGS (its -ex
+# commands and the program file); its output goes to OUT. Returns GDB's
+# status (124 if SECS ran out). With GB_EXEC=exec, in a subshell, the
+# subshell becomes timeout.
+gdb_batch() {
+	_gb_out=$1 _gb_secs=$2
+	shift 2
+	_gb_target=remote
+	[ "$1" = -m ] && { _gb_target=extended-remote; shift; }
+	$GB_EXEC timeout "$_gb_secs" "$GDB" -nx -batch -ex 'set confirm off' -ex 'set remotetimeout 30' \
+		-ex "set architecture $GDBARCH" \
+		-ex "target $_gb_target localhost:$PORT" "$@" > "$_gb_out" 2>&1 < /dev/null
+}
+
+# mark: remember how long the log is; wait_new ERE SECS [COUNT]: wait
+# for COUNT (1) lines matching ERE after the mark.
+mark() {
+	MARK=$(wc -l < "$Q_LOG")
+}
+
+wait_new() {
+	qemu_poll "$2" -a "$MARK" -n "${3:-1}" -E -e "$1"
+}
+
+# since_mark: the log after the mark, carriage returns removed.
+since_mark() {
+	tail -n +"$((MARK + 1))" "$Q_LOG" | tr -d '\r'
+}
+
+# has OUT ERE: does GDB's output OUT have a line matching ERE?
+has() {
+	grep -q -E -e "$2" "$1"
+}
+
+# kill_job PID WHAT: SIGKILL the background job PID (its command line
+# WHAT) and wait until the shell reports it killed: a gdbserver still
+# alive would read what GDB sends the next one.
+kill_job() {
+	mark
+	qemu_send "kill -9 $1" 30 || return 1
+	for _kj in 1 2 3 4 5 6 7 8 9 10; do
+		qemu_send 'echo' 30
+		wait_new "Killed +$2\$" 5 && return 0
+	done
+	return 1
+}
+
+# job_pid: the pid of the job started after the mark, from the shell's
+# "[N] PID" line (a ps would be slow to read with gdbserver's warnings
+# pouring onto the console).
+job_pid() {
+	since_mark | sed -n 's/.*\[[0-9]*\] \([0-9][0-9]*\)$/\1/p' | head -n 1
+}
+
+# pid_of NAME: the pid of the process NAME, from ps in the guest.
+pid_of() {
+	_po_start=$(wc -l < "$Q_LOG")
+	qemu_send 'ps' 30 && qemu_wait_prompt 60 || return 1
+	tail -n +"$((_po_start + 1))" "$Q_LOG" | tr -d '\r' |
+		awk -v n="$1" '$NF == n && $1 ~ /^[0-9]+$/ { print $1; exit }'
+}
+
+# Part 1: a program started under gdbserver.
+launch() {
+	mark
+	qemu_send "gdbserver /ttyS1 threads 8 &" 60 && wait_new 'Remote debugging using /ttyS1$' 60 ||
+		{ fail_log "gdb-check: gdbserver /ttyS1 threads 8 did not start: $Q_REASON"; return 1; }
+	_l_out=$TESTDIR/$RUN.launch.out
+	gdb_batch "$_l_out" 120 -ex 'break printf' -ex continue -ex bt -ex 'info threads' \
+		-ex 'thread 5' -ex bt -ex 'thread 1' -ex 'print/x $pc' -ex stepi -ex 'print/x $pc' \
+		-ex next -ex detach "$BIN/threads"
+	_l_rc=$?
+	has "$_l_out" '^Thread 1 "threads" hit Breakpoint 1, printf \(' &&
+		pass "gdb-check: break printf hits in thread 1 (1+8 threads running)" ||
+		fail_log "gdb-check: break printf did not hit (gdb status $_l_rc; output: $_l_out)"
+	has "$_l_out" '^#1 +0x[0-9a-f]+ in main \(.*threads\.c:[0-9]+$' &&
+		pass "gdb-check: bt shows main (threads.c) below printf" ||
+		fail_log "gdb-check: bt did not show \"#1 ... in main (...) at user/threads.c:N\" (output: $_l_out)"
+	_l_n=$(grep -c -E '^[* ] +[0-9]+ +Thread [0-9]+ "threads" ' "$_l_out")
+	[ "$_l_n" = 9 ] && pass "gdb-check: info threads lists 9 threads named \"threads\"" ||
+		fail_log "gdb-check: info threads lists $_l_n threads named \"threads\", want 9 (output: $_l_out)"
+	has "$_l_out" '^#1 +0x[0-9a-f]+ in sleeper \(' &&
+		pass "gdb-check: thread 5's bt shows sleeper" ||
+		fail_log "gdb-check: thread 5's bt did not show sleeper (output: $_l_out)"
+	_l_pc=$(sed -n 's/^\$[0-9]* = \(0x[0-9a-f]*\)$/\1/p' "$_l_out" | tr '\n' ' ')
+	set -- $_l_pc
+	[ $# = 2 ] && [ "$1" != "$2" ] && pass "gdb-check: stepi moves the pc ($1 -> $2)" ||
+		fail_log "gdb-check: stepi did not move the pc (print/x \$pc gave: ${_l_pc:-nothing}; output: $_l_out)"
+	has "$_l_out" '^2(49|5[0-9])[[:space:]]' &&
+		pass "gdb-check: next goes on to a later line of printf" ||
+		fail_log "gdb-check: next did not print a later line of printf.c (output: $_l_out)"
+	has "$_l_out" '^\[Inferior 1 \(Remote target\) detached\]$' &&
+		pass "gdb-check: detach" ||
+		fail_log "gdb-check: no \"[Inferior 1 (Remote target) detached]\" (output: $_l_out)"
+	qemu_wait_match 'threads: pid [0-9]+ ready \(1\+8 threads\)$' 60 &&
+		pass "gdb-check: after detach the program runs on (it prints its ready line)" ||
+		fail_log "gdb-check: after detach, threads never printed its ready line: $Q_REASON"
+	_l_pid=$(pid_of threads)
+	mark
+	qemu_send "ps -T -p $_l_pid" 30 && wait_new "^ +$_l_pid +[0-9]+ +[A-Za-z] " 30 9
+	_l_run=$(since_mark | awk -v p="$_l_pid" '$1 == p && ($3 == "S" || $3 == "R") { n++ } END { print n + 0 }')
+	[ "$_l_run" = 9 ] && pass "gdb-check: ps -T shows its 9 threads in S or R after detach" ||
+		fail_log "gdb-check: ps -T shows $_l_run of 9 threads of $_l_pid in S or R after detach"
+	qemu_send "kill -9 $_l_pid" 30
+}
+
+# Part 2: the attach loop on the baseline's I/O threads, and --gdb15.
+attach_loop() {
+	qemu_send 'mkbig big 400000' 60 && qemu_wait_prompt 120
+	qemu_send 'uringcp -l -a big out &' 30
+	_a_pid=""
+	for _a_try in 1 2 3 4 5 6 7 8 9 10; do
+		_a_pid=$(pid_of uringcp) && [ -n "$_a_pid" ] && break
+		sleep 1
+	done
+	[ -n "$_a_pid" ] || { fail_log "gdb-check: uringcp -l -a big out did not start"; return 1; }
+	mark
+	qemu_send 'gdbserver --multi /ttyS1 &' 30 && wait_new 'Remote debugging using /ttyS1$' 60 ||
+		{ fail_log "gdb-check: gdbserver --multi did not start: $Q_REASON"; return 1; }
+	_a_out=$TESTDIR/$RUN.attach.out
+	# In a subshell that becomes timeout (GB_EXEC): its pid is the one to kill.
+	(GB_EXEC=exec; gdb_batch "$_a_out" 600 -m -ex "attach $_a_pid" -ex 'info threads' -ex detach "$BIN/uringcp") &
+	_a_gdb=$!
+	# Wait for warnings over several passes, then end GDB: it would wait for ever.
+	_a_re='^gdbserver: Cannot attach to lwp [0-9]+: Operation not permitted \(1\)$'
+	wait_new "$_a_re" 60 6
+	_a_waited=$?
+	kill "$_a_gdb" 2>/dev/null
+	wait "$_a_gdb"
+	_a_w=$(since_mark | grep -c -E -e "$_a_re")
+	_a_tids=$(since_mark | sed -n 's/^gdbserver: Cannot attach to lwp \([0-9]*\): .*/\1/p' |
+		sort | uniq -c | awk '$1 >= 2 { print $2 }' | tr '\n' ' ')
+	if [ "$_a_waited" = 0 ] && [ -n "$_a_tids" ] && ! has "$_a_out" '^\* +1 '; then
+		pass "gdb-check: attach $_a_pid never returns: gdbserver warned $_a_w times, for lwps ${_a_tids}again and again"
+	else
+		fail_log "gdb-check: attach $_a_pid on the baseline should loop: $_a_w warnings, lwps warned twice: ${_a_tids:-none} (output: $_a_out)"
+	fi
+	_a_gs=$(job_pid)
+	[ -n "$_a_gs" ] && kill_job "$_a_gs" 'gdbserver --multi /ttyS1'
+	mark
+	qemu_send 'gdbserver --multi --gdb15 /ttyS1 &' 30 && wait_new 'Remote debugging using /ttyS1$' 60 ||
+		{ fail_log "gdb-check: gdbserver --multi --gdb15 did not start: $Q_REASON"; return 1; }
+	_a_out=$TESTDIR/$RUN.gdb15.out
+	gdb_batch "$_a_out" 120 -m -ex "attach $_a_pid" "$BIN/uringcp"
+	_a_rc=$?
+	_a_w=$(since_mark | grep -c -E -e "$_a_re")
+	if [ "$_a_rc" != 124 ] && [ "$_a_w" = 1 ]; then
+		pass "gdb-check: --gdb15: attach fails at the first I/O thread: $(grep -v '^warning' "$_a_out" | tail -n 1)"
+	else
+		fail_log "gdb-check: --gdb15: attach should fail at once with one warning; gdb status $_a_rc, $_a_w warnings (output: $_a_out)"
+	fi
+	_a_gs=$(job_pid)
+	[ -n "$_a_gs" ] && kill_job "$_a_gs" 'gdbserver --multi --gdb15 /ttyS1'
+	qemu_send "kill -9 $_a_pid" 30 && qemu_wait_prompt 30
+}
+
+main() {
+	command -v "$GDB" > /dev/null || { fail "gdb-check: no $GDB (apt-get install gdb-multiarch)"; return; }
+	mkdir -p "$TESTDIR"
+	cp --sparse=always "$IMG" "$TESTDIR/$RUN.img" || { fail "gdb-check: no image $IMG (run make)"; return; }
+	PORT=$(build/serialcheck -p) || { fail "gdb-check: no free TCP port (build/serialcheck)"; return; }
+	export SERIAL2_PORT=$PORT
+	qemu_start "$RUN" "$CPUS" "$TESTDIR/$RUN.img" 600
+	_m_r=$?
+	unset SERIAL2_PORT
+	[ $_m_r = 0 ] || { fail "gdb-check: could not start QEMU"; return; }
+	qemu_wait_prompt 60 || { fail_log "gdb-check: no shell prompt: $Q_REASON"; return; }
+	launch
+	attach_loop
+	if qemu_send poweroff 30 && qemu_wait_exit 30; then
+		pass "gdb-check: poweroff ends QEMU with status 0"
+	else
+		fail_log "gdb-check: poweroff did not end QEMU with status 0 (status ${Q_STATUS:-none})"
+	fi
+}
+
+main
+qemu_stop
+echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+[ "$TOTAL_FAIL" -eq 0 ]
