@@ -159,6 +159,12 @@ $(SERIALCHECK): tools/serialcheck.c
 	@mkdir -p build
 	$(HOSTCC) -Wall -Werror -O2 -o $@ tools/serialcheck.c
 
+# rspfuzz, the host end of the gdb suite's packet fuzz (tools/rspfuzz.c).
+RSPFUZZ := build/rspfuzz
+$(RSPFUZZ): tools/rspfuzz.c
+	@mkdir -p build
+	$(HOSTCC) -Wall -Werror -O2 -o $@ tools/rspfuzz.c
+
 IMG ?= $(B)/fs.img
 fsck: $(FSCK) $(if $(filter $(B)/fs.img,$(IMG)),$(B)/fs.img)
 	$(FSCK) $(IMG)
@@ -225,7 +231,7 @@ check:
 	@ARCHS="$(RUN_ARCHS)" TARGET=check MAKE="$(MAKE)" sh tools/check-all.sh
 
 check-arch: deps
-	@$(MAKE) -s --no-print-directory all $(SERIALCHECK)
+	@$(MAKE) -s --no-print-directory all $(SERIALCHECK) $(RSPFUZZ)
 	@ARCH=$(ARCH) MAKE="$(MAKE)" TOOLPREFIX="$(TOOLPREFIX)" sh labs/grade/check.sh
 
 # >>> full

@@ -75,6 +75,9 @@ void user_disable_single_step(struct task *t);  // t stopped or running
 // ARCH_SERIAL2_NAME.
 bool arch_serial2_init(void);                 // boot: true if the machine has it
 void arch_serial2_write(const char *p, long n); // send, waiting for room
+// serial2_rx() refused a byte (the buffer was full): the arch kept it and
+// took no more; a read has made room. Deliver what is held, and go on.
+void arch_serial2_unthrottle(void);           // no locks held
 
 // ---- page tables
 void arch_switch_mm(pte_t *pgd);     // load pgd and flush stale translations
@@ -120,7 +123,8 @@ void do_timer_tick(bool from_user);
 void kstat_incr_irq(enum irq_source src);   // interrupts.c, interrupts off
 void do_user_fault(struct pt_regs *regs, int sig, u64 addr, const char *what);
 void console_intr(int c);
-void serial2_rx(int c);                     // serial.c, interrupts off
+bool serial2_rx(int c);                     // serial.c, interrupts off: false if full
+bool serial2_rx_room(void);                 // serial.c, interrupts off
 void irqentry_exit_to_user_mode(struct pt_regs *regs);
 void schedule_tail(void);
 void preempt_check(void);

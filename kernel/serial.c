@@ -17,24 +17,41 @@ static struct {
   char buf[SERIAL_BUF];
   u32 r;                  // next byte a read takes
   u32 w;                  // where the next received byte goes
-  u64 dropped;            // bytes lost to a full buffer
+  bool throttled;         // a byte was refused: the arch holds it (and the host waits)
 } rx;
 
 static bool present;            // the machine has the line (set at boot)
 static struct spinlock tx_lock; // one write() leaves unbroken
 
-// A byte came in (the arch's interrupt handler). If nobody reads and the
-// buffer is full, it is dropped and counted, as a UART's overrun would.
-void serial2_rx(int c)
+// A byte came in (the arch's interrupt handler). Returns false, taking
+// nothing, if the buffer is full: the arch keeps the byte, takes no more,
+// and so the host's sender waits (QEMU stops reading its TCP socket),
+// until a read makes room and calls arch_serial2_unthrottle(). Nothing
+// is lost, as with Linux's tty throttling. Interrupts off.
+bool serial2_rx(int c)
 {
   spin_lock(&rx.lock);
-  if (rx.w - rx.r < SERIAL_BUF) {
+  bool room = rx.w - rx.r < SERIAL_BUF;
+  if (room) {
     rx.buf[rx.w++ % SERIAL_BUF] = c;
     wakeup(&rx.r);
   } else {
-    rx.dropped++;
+    rx.throttled = true;
   }
   spin_unlock(&rx.lock);
+  return room;
+}
+
+// Is there room for a byte? If not, the line is throttled as by a
+// refused serial2_rx() (for a UART, whose byte cannot be read back).
+bool serial2_rx_room(void)
+{
+  spin_lock(&rx.lock);
+  bool room = rx.w - rx.r < SERIAL_BUF;
+  if (!room)
+    rx.throttled = true;
+  spin_unlock(&rx.lock);
+  return room;
 }
 
 // Read up to n bytes: wait (interruptibly) for the first, then take what
@@ -57,7 +74,11 @@ static long serial2_read(struct file *f, u64 udst, long n)
   long m = 0;
   while (m < n && m < (long)sizeof(chunk) && rx.r != rx.w)
     chunk[m++] = rx.buf[rx.r++ % SERIAL_BUF];
+  bool unthrottle = rx.throttled;   // there is room now
+  rx.throttled = false;
   spin_unlock(&rx.lock);
+  if (unthrottle)
+    arch_serial2_unthrottle();
   // Copied after the lock: a fault here may sleep. The bytes are taken
   // already; a bad buffer loses them, as it would on Linux.
   if (copy_to_user((void *)udst, chunk, m) < 0)

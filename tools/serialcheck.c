@@ -1,7 +1,8 @@
-// serialcheck PORT N: a host program for make check's serial suite. It
-// connects to QEMU's end of the guest's second serial line (127.0.0.1:
-// PORT), sends N bytes that take every value from 0 to 255, a window of
-// WINDOW bytes at a time, and checks that each one comes back in order
+// serialcheck PORT N [WINDOW]: a host program for make check's serial
+// suite. It connects to QEMU's end of the guest's second serial line
+// (127.0.0.1:PORT), sends N bytes that take every value from 0 to 255, a
+// window of WINDOW bytes (1024) at a time, and checks that each one comes
+// back in order
 // (the guest runs serialecho). It waits for events: the connection is
 // retried until QEMU listens, and a read gives up only after IDLE_SECS
 // without a byte. Prints one line, "serialcheck: ..." with what it saw,
@@ -19,7 +20,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define WINDOW 1024       // bytes in flight: the guest's receive buffer holds 4096
+#define WINDOW 1024       // bytes in flight by default: the guest's receive buffer holds 4096
+#define MAXWINDOW 65536
 #define IDLE_SECS 60      // no byte for this long: the line is dead
 #define CONNECT_SECS 60   // QEMU listens from its start; give a busy host time
 
@@ -89,8 +91,10 @@ int main(int argc, char **argv)
 {
   if (argc == 2 && strcmp(argv[1], "-p") == 0)
     return free_port();
-  if (argc != 3 || atoi(argv[1]) <= 0 || atol(argv[2]) <= 0) {
-    fprintf(stderr, "usage: serialcheck PORT N | serialcheck -p\n");
+  long window = argc == 4 ? atol(argv[3]) : WINDOW;
+  if (argc < 3 || argc > 4 || atoi(argv[1]) <= 0 || atol(argv[2]) <= 0 || window <= 0 ||
+      window > MAXWINDOW) {
+    fprintf(stderr, "usage: serialcheck PORT N [WINDOW] | serialcheck -p\n");
     return 2;
   }
   int port = atoi(argv[1]);
@@ -100,9 +104,9 @@ int main(int argc, char **argv)
     printf("serialcheck: cannot connect to 127.0.0.1:%d: %s\n", port, strerror(errno));
     return 1;
   }
-  unsigned char out[WINDOW], in[WINDOW];
+  static unsigned char out[MAXWINDOW], in[MAXWINDOW];
   while (done < n) {
-    long m = n - done < WINDOW ? n - done : WINDOW;
+    long m = n - done < window ? n - done : window;
     for (long i = 0; i < m; i++)
       out[i] = pattern(done + i);
     if (write(s, out, m) != m) {

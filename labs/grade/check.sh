@@ -516,6 +516,15 @@ suite_serial() {
 	else
 		fail_log "serial: serialecho did not print '16384 bytes echoed': $Q_REASON"
 	fi
+	# More than the guest's 4096-byte receive buffer, sent while nobody
+	# reads: the line must hold the host back (throttle), not drop bytes.
+	if ! qemu_send 'serialecho -w 200 16384 &' 60 || ! qemu_poll 60 -n 2 -E -e 'serialecho: ready$'; then
+		fail_log "serial: serialecho -w 200 16384 did not start: $Q_REASON"
+	elif _ss_out=$(build/serialcheck "$_ss_port" 16384 16384); then
+		pass "serial: 16384 bytes sent at once while the guest waits 2 s: none lost ($_ss_out)"
+	else
+		fail_log "serial: 16384 bytes sent at once while the guest does not read: ${_ss_out:-serialcheck printed nothing}"
+	fi
 	qemu_stop
 }
 

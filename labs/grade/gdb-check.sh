@@ -13,6 +13,10 @@
 #      "Cannot attach to lwp N: Operation not permitted (1)" pass after
 #      pass (bounded here by a timeout); with --gdb15 the first such
 #      thread is an error that GDB reports, and gdbserver lets go.
+#   3. Bad input (build/rspfuzz, tools/rspfuzz.c): garbage, bad checksums,
+#      oversized, cut and malformed packets, a client that vanishes
+#      mid-packet: gdbserver answers as the protocol says, and the
+#      program runs on after the detach.
 # One PASS/FAIL line per check, then "N passed, N failed".
 #
 #   sh labs/grade/gdb-check.sh         (ARCH and CPUS as for make check)
@@ -187,6 +191,31 @@ attach_loop() {
 	qemu_send "kill -9 $_a_pid" 30 && qemu_wait_prompt 30
 }
 
+# Part 3: bad input. build/rspfuzz sends gdbserver garbage, bad checksums,
+# oversized and cut packets and malformed requests (seeded), each round
+# followed by a '?' that must get a proper reply; then it vanishes
+# mid-packet, comes back, and detaches. The program must run on.
+packet_fuzz() {
+	mark
+	qemu_send "gdbserver /ttyS1 threads 2 &" 60 && wait_new 'Remote debugging using /ttyS1$' 60 ||
+		{ fail_log "gdb-check: gdbserver /ttyS1 threads 2 did not start: $Q_REASON"; return 1; }
+	_p_out=$TESTDIR/$RUN.rspfuzz.out
+	timeout 600 build/rspfuzz "$PORT" "${RSPFUZZ_SEED:-20211207}" "${RSPFUZZ_ROUNDS:-300}" > "$_p_out" 2>&1
+	while read -r _p_verdict _p_rest; do
+		case $_p_verdict in
+		PASS) pass "gdb-check: $_p_rest" ;;
+		FAIL) fail_log "gdb-check: $_p_rest (output: $_p_out)" ;;
+		esac
+	done < "$_p_out"
+	grep -q -E '^[0-9]+ passed, [0-9]+ failed$' "$_p_out" ||
+		fail_log "gdb-check: rspfuzz ended without its closing line (output: $_p_out)"
+	wait_new 'threads: pid [0-9]+ ready \(1\+2 threads\)$' 60 &&
+		pass "gdb-check: after the fuzz and the detach, the program runs on" ||
+		fail_log "gdb-check: the program never printed its ready line after the detach: $Q_REASON"
+	_p_pid=$(since_mark | sed -n 's/^threads: pid \([0-9]*\) ready.*/\1/p' | head -n 1)
+	[ -n "$_p_pid" ] && qemu_send "kill -9 $_p_pid" 30 && qemu_wait_prompt 30
+}
+
 main() {
 	command -v "$GDB" > /dev/null || { fail "gdb-check: no $GDB (apt-get install gdb-multiarch)"; return; }
 	mkdir -p "$TESTDIR"
@@ -199,6 +228,7 @@ main() {
 	[ $_m_r = 0 ] || { fail "gdb-check: could not start QEMU"; return; }
 	qemu_wait_prompt 60 || { fail_log "gdb-check: no shell prompt: $Q_REASON"; return; }
 	launch
+	packet_fuzz
 	attach_loop
 	if qemu_send poweroff 30 && qemu_wait_exit 30; then
 		pass "gdb-check: poweroff ends QEMU with status 0"

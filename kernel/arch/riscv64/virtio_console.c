@@ -1,7 +1,8 @@
 // The second serial line on QEMU virt: a virtio console (virtio-serial
 // without its multiport feature: one port, on queues 0, receive, and 1,
 // transmit) at the second virtio-mmio transport. Received bytes go to
-// serial2_rx() (kernel/serial.c) from the interrupt; writes are copied
+// serial2_rx() (kernel/serial.c) from the interrupt (and wait in their
+// buffer while the line is full); writes are copied
 // into a buffer and waited for, polling, since the caller holds a lock.
 #include "task.h"
 #include "virtio_mmio.h"
@@ -17,6 +18,7 @@ static struct {
   struct virtq rx, tx;
   char rxbuf[NRX][RXBUF];
   char txbuf[TXBUF];
+  u32 rx_off;                    // bytes of the oldest used receive buffer delivered
 } vc;
 
 // Give receive buffer i (descriptor i) to the device. vc.lock held.
@@ -59,20 +61,39 @@ void arch_serial2_write(const char *p, long n)
   spin_unlock(&vc.lock);
 }
 
-// The console's interrupt: hand every filled receive buffer's bytes to
-// the line, and give the buffer back.
-void virtio_console_intr(void)
+// Hand the filled receive buffers' bytes to the line, from where the last
+// call stopped, giving each buffer back to the device once all of it is
+// taken. At a byte the line refuses (its buffer is full) stop: that
+// receive buffer stays ours, the device runs out of buffers, and QEMU
+// holds the rest, unread, on its socket. vc.lock held.
+static void deliver_rx(void)
 {
-  spin_lock(&vc.lock);
-  virtio_mmio_ack_intr(VIRT_VIRTIO1);
   while (vc.rx.used_idx != READ_ONCE(vc.rx.used->idx)) {
     wmb();
     struct vring_used_elem *e = &vc.rx.used->ring[vc.rx.used_idx % QSIZE];
     BUG_ON(e->id >= NRX || e->len > RXBUF);
-    for (u32 k = 0; k < e->len; k++)
-      serial2_rx(vc.rxbuf[e->id][k]);
+    for (; vc.rx_off < e->len; vc.rx_off++)
+      if (!serial2_rx(vc.rxbuf[e->id][vc.rx_off]))
+        return;
+    vc.rx_off = 0;
     vc.rx.used_idx++;
     post_rx(e->id);
   }
+}
+
+// The console's interrupt.
+void virtio_console_intr(void)
+{
+  spin_lock(&vc.lock);
+  virtio_mmio_ack_intr(VIRT_VIRTIO1);
+  deliver_rx();
+  spin_unlock(&vc.lock);
+}
+
+// A read made room: deliver what the refused buffer still holds.
+void arch_serial2_unthrottle(void)
+{
+  spin_lock(&vc.lock);
+  deliver_rx();
   spin_unlock(&vc.lock);
 }

@@ -78,9 +78,27 @@ void arch_serial2_write(const char *p, long n)
     uart_putc_at(COM2, p[i]);
 }
 
-// COM2's receive interrupt: every waiting byte to the second line.
+// COM2's receive interrupt: every waiting byte to the second line. When
+// the line's buffer is full, the receive interrupt goes off and the bytes
+// wait in the UART (QEMU then holds the rest, unread, on its socket) until
+// a read makes room (arch_serial2_unthrottle()). Interrupts off.
 void uart2_intr(void)
 {
-  while (inb(COM2 + LSR) & LSR_RX_READY)
+  while (inb(COM2 + LSR) & LSR_RX_READY) {
+    if (!serial2_rx_room()) {
+      outb(COM2 + IER, 0);
+      // A read may have made room, and unthrottled, before that write.
+      if (!serial2_rx_room())
+        return;
+      outb(COM2 + IER, 1);
+    }
     serial2_rx(inb(COM2 + RHR));
+  }
+}
+
+// Receive interrupts back on: the UART raises one at once for the bytes
+// it holds.
+void arch_serial2_unthrottle(void)
+{
+  outb(COM2 + IER, 1);
 }
