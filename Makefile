@@ -155,15 +155,15 @@ $(FSCK): mkfs/fsck.c kernel/fs_format.h kernel/stat.h
 
 # serialcheck, the host end of make check's serial suite (tools/serialcheck.c).
 SERIALCHECK := build/serialcheck
-$(SERIALCHECK): tools/serialcheck.c
+$(SERIALCHECK): tools/serialcheck.c tools/loopback.c tools/loopback.h
 	@mkdir -p build
-	$(HOSTCC) -Wall -Werror -O2 -o $@ tools/serialcheck.c
+	$(HOSTCC) -Wall -Werror -O2 -o $@ tools/serialcheck.c tools/loopback.c
 
 # rspfuzz, the host end of the gdb suite's packet fuzz (tools/rspfuzz.c).
 RSPFUZZ := build/rspfuzz
-$(RSPFUZZ): tools/rspfuzz.c
+$(RSPFUZZ): tools/rspfuzz.c tools/loopback.c tools/loopback.h
 	@mkdir -p build
-	$(HOSTCC) -Wall -Werror -O2 -o $@ tools/rspfuzz.c
+	$(HOSTCC) -Wall -Werror -O2 -o $@ tools/rspfuzz.c tools/loopback.c
 
 IMG ?= $(B)/fs.img
 fsck: $(FSCK) $(if $(filter $(B)/fs.img,$(IMG)),$(B)/fs.img)

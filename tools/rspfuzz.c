@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "loopback.h"
 
 #define REPLY_SECS 60     // a busy host slows QEMU: this long with no reply is a hang
 #define MAXPKT 8192
@@ -44,25 +45,6 @@ static void check(const char *what, int ok, const char *detail)
     printf("FAIL rspfuzz: %s: %s\n", what, detail);
     failed++;
   }
-}
-
-static int connect_port(void)
-{
-  struct sockaddr_in a;
-  memset(&a, 0, sizeof a);
-  a.sin_family = AF_INET;
-  a.sin_port = htons(port);
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  for (int t = 0; t < 60; t++) {
-    int s = socket(AF_INET, SOCK_STREAM, 0);
-    if (s < 0)
-      return -1;
-    if (connect(s, (struct sockaddr *)&a, sizeof a) == 0)
-      return s;
-    close(s);
-    sleep(1);
-  }
-  return -1;
 }
 
 // The next byte from gdbserver, or -1 after REPLY_SECS of silence.
@@ -253,7 +235,7 @@ int main(int argc, char **argv)
   long rounds = atol(argv[3]), bad = 0;
   char why[256] = "", first[256] = "";
   printf("rspfuzz: seed %s, %ld rounds (replay: rspfuzz PORT %s %ld)\n", argv[2], rounds, argv[2], rounds);
-  if ((sock = connect_port()) < 0) {
+  if ((sock = loopback_connect(port, 60)) < 0) {
     check("connect", 0, strerror(errno));
     goto out;
   }
@@ -271,7 +253,7 @@ int main(int argc, char **argv)
   // The client vanishes in the middle of a packet, and comes back.
   send_raw("$m1000,", 7);
   close(sock);
-  if ((sock = connect_port()) < 0) {
+  if ((sock = loopback_connect(port, 60)) < 0) {
     check("reconnect", 0, strerror(errno));
     goto out;
   }

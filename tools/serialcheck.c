@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "loopback.h"
 
 #define WINDOW 1024       // bytes in flight by default: the guest's receive buffer holds 4096
 #define MAXWINDOW 65536
@@ -29,26 +30,6 @@
 static unsigned char pattern(long i)
 {
   return (unsigned char)(i * 131 + 7 + i / 256);
-}
-
-// Connect to 127.0.0.1:port, retrying once a second. Returns the socket or -1.
-static int connect_port(int port)
-{
-  struct sockaddr_in a;
-  memset(&a, 0, sizeof a);
-  a.sin_family = AF_INET;
-  a.sin_port = htons(port);
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  for (int t = 0; t < CONNECT_SECS; t++) {
-    int s = socket(AF_INET, SOCK_STREAM, 0);
-    if (s < 0)
-      return -1;
-    if (connect(s, (struct sockaddr *)&a, sizeof a) == 0)
-      return s;
-    close(s);
-    sleep(1);
-  }
-  return -1;
 }
 
 // Read exactly n bytes into buf, giving up after IDLE_SECS without one.
@@ -99,7 +80,7 @@ int main(int argc, char **argv)
   }
   int port = atoi(argv[1]);
   long n = atol(argv[2]), done = 0;
-  int s = connect_port(port);
+  int s = loopback_connect(port, CONNECT_SECS);
   if (s < 0) {
     printf("serialcheck: cannot connect to 127.0.0.1:%d: %s\n", port, strerror(errno));
     return 1;

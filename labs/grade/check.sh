@@ -389,7 +389,7 @@ fsck_finds() {
 # replays; CHECK_FUZZ_SEED and CHECK_FUZZ_CALLS change it.
 suite_fuzz() {
 	fuzz_campaign "fuzz-cpus$S_CPUS" "$S_CPUS" "${CHECK_FUZZ_SEED:-20211207}" \
-		"${CHECK_FUZZ_CALLS:-20000}" 3 3 240
+		"${CHECK_FUZZ_CALLS:-15000}" 3 3 240
 }
 
 # suite_watchdog: the hung-task watchdog names a task held in D past its

@@ -200,7 +200,7 @@ packet_fuzz() {
 	qemu_send "gdbserver /ttyS1 threads 2 &" 60 && wait_new 'Remote debugging using /ttyS1$' 60 ||
 		{ fail_log "gdb-check: gdbserver /ttyS1 threads 2 did not start: $Q_REASON"; return 1; }
 	_p_out=$TESTDIR/$RUN.rspfuzz.out
-	timeout 600 build/rspfuzz "$PORT" "${RSPFUZZ_SEED:-20211207}" "${RSPFUZZ_ROUNDS:-300}" > "$_p_out" 2>&1
+	timeout 600 build/rspfuzz "$PORT" "${RSPFUZZ_SEED:-20211207}" "${RSPFUZZ_ROUNDS:-150}" > "$_p_out" 2>&1
 	while read -r _p_verdict _p_rest; do
 		case $_p_verdict in
 		PASS) pass "gdb-check: $_p_rest" ;;

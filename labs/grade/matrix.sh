@@ -150,10 +150,10 @@ run_cell() {
 	_rc_stop=${STOP_SECS:-60}
 	if [ "$3" = fail ]; then
 		_rc_ff=1
-		_rc_stop=20
+		_rc_stop=12
 	fi
 	# A cell that must fail need not wait a minute for a stop that never
-	# comes (STOP_SECS): 20 s is plenty for a kernel that does stop.
+	# comes (STOP_SECS): 12 s is plenty for a kernel that does stop.
 	(cd "$(tree_dir "$2")" && ARCH=$ARCH MAKE=$MAKE LOGWAIT=$LOGWAIT CPUS=${CPUS:-3} FAIL_FAST=$_rc_ff \
 		STOP_SECS=$_rc_stop IMG="$TOP/build/$ARCH/fs.img" sh "labs/grade/$1.sh") < /dev/null > "$_rc_out" 2>&1
 }
