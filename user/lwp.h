@@ -23,7 +23,7 @@ struct lwp *find_lwp(int tid);
 struct lwp *add_lwp(int tid);   // NULL if the table is full
 void drop_lwp(struct lwp *lp);  // the entries after it move down one
 
-int  lwp_is_gone(int pid, int tid);
-void attach_fail_reason(int pid, int tid, char *buf, int size);
-int  attach_tgid_threads(int pid, int (*attach)(int tid), int max_passes);
+int  linux_proc_pid_is_gone(int pid, int tid);
+void linux_ptrace_attach_fail_reason_string(int pid, int tid, char *buf, int size);
+int  linux_proc_attach_tgid_threads(int pid, int (*attach)(int tid), int max_passes);
 #endif

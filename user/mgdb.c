@@ -328,7 +328,7 @@ attach_failed(int tid, int err)
 {
   char reason[96];
 
-  attach_fail_reason(pid, tid, reason, sizeof reason);
+  linux_ptrace_attach_fail_reason_string(pid, tid, reason, sizeof reason);
   fprintf(STDERR, "%sCannot attach to lwp %d: %s (%d)%s\n", gdb15 ? "" : "warning: ",
           tid, strerror(err), -err, reason);
 }
@@ -348,7 +348,7 @@ attach_lwp(int tid)
   }
   r = ptrace(PTRACE_ATTACH, tid, 0, 0);
   if (r < 0) {
-    if (r == -ESRCH || (r == -EPERM && lwp_is_gone(pid, tid)))
+    if (r == -ESRCH || (r == -EPERM && linux_proc_pid_is_gone(pid, tid)))
       return 0;                 // raced with its exit: quiet
     attach_failed(tid, r);
     return gdb15 ? -1 : 0;
@@ -368,7 +368,7 @@ attach_lwp(int tid)
 static int
 attach_all_threads(void)
 {
-  int r = attach_tgid_threads(pid, attach_lwp, max_passes);
+  int r = linux_proc_attach_tgid_threads(pid, attach_lwp, max_passes);
 
   if (r == -2)
     printf("mgdb: giving up after %d passes\n", max_passes);

@@ -294,9 +294,9 @@ attach_task_lwp(int tid)
   char reason[96];
   int r = attach_lwp(tid);
 
-  if (r == 0 || r == -ESRCH || (r == -EPERM && lwp_is_gone(inferior_pid, tid)))
+  if (r == 0 || r == -ESRCH || (r == -EPERM && linux_proc_pid_is_gone(inferior_pid, tid)))
     return 0;
-  attach_fail_reason(inferior_pid, tid, reason, sizeof reason);
+  linux_ptrace_attach_fail_reason_string(inferior_pid, tid, reason, sizeof reason);
   fprintf(STDERR, "gdbserver: Cannot attach to lwp %d: %s (%d)%s\n", tid, strerror(r), -r, reason);
   return gdb15 ? -1 : 0;
 }
@@ -312,7 +312,7 @@ attach_inferior(int pid)
   inferior_pid = pid;
   inferior_attached = 1;
   if ((r = attach_lwp(pid)) < 0 || nlwp == 0 ||
-      (r = attach_tgid_threads(pid, attach_task_lwp, 0)) < 0) {
+      (r = linux_proc_attach_tgid_threads(pid, attach_task_lwp, 0)) < 0) {
     for (int i = 0; i < nlwp; i++)
       ptrace(PTRACE_DETACH, lwps[i].tid, 0, 0);
     nlwp = 0;

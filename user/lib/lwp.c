@@ -42,7 +42,7 @@ drop_lwp(struct lwp *lp)
 
 // GDB's linux_proc_pid_is_gone(): no status file, or state Z or X.
 int
-lwp_is_gone(int pid, int tid)
+linux_proc_pid_is_gone(int pid, int tid)
 {
   char s = task_state(pid, tid);
 
@@ -53,7 +53,7 @@ lwp_is_gone(int pid, int tid)
 // error: ", process N is already traced by process M" when /proc shows
 // a tracer, or that it is a zombie; "" if neither.
 void
-attach_fail_reason(int pid, int tid, char *buf, int size)
+linux_ptrace_attach_fail_reason_string(int pid, int tid, char *buf, int size)
 {
   char status[512];
   const char *tracer;
@@ -74,7 +74,7 @@ attach_fail_reason(int pid, int tid, char *buf, int size)
 // loop for ever). attach returns 0, or -1 to stop (an error). Returns 0,
 // -1 for an error, or -2 after max_passes unsettled passes (0: no limit).
 int
-attach_tgid_threads(int pid, int (*attach)(int tid), int max_passes)
+linux_proc_attach_tgid_threads(int pid, int (*attach)(int tid), int max_passes)
 {
   int tids[MAXLWP * 2], n, quiet = 0, passes = 0, found;
 
