@@ -568,7 +568,8 @@ if [ -n "$_br" ] && [ "$_br" != main ] && git rev-parse -q --verify main > /dev/
 	echo "  and report suites, which need the baseline, are skipped. To grade your fix: make grade LAB=name"
 fi
 
-# Run the suites in order (filtered by $ONLY, an ERE on the names; with
+# Run the suites in order, each closing with "-- NAME: N s", its time
+# (filtered by $ONLY, an ERE on the names; with
 # SKIP_SHARED set, as tools/check-all.sh does for all but the first
 # architecture, without the suites that do not depend on it).
 set -f
@@ -596,7 +597,9 @@ for _line in $SUITES; do
 	else
 		suite_header "$S_NAME" "$ARCH, CPUS=$S_CPUS"
 	fi
+	_t0=$(date +%s)
 	"$@"
+	echo "-- $S_NAME: $(($(date +%s) - _t0)) s"
 done
 unset IFS
 set +f

@@ -329,9 +329,12 @@ get_progress() {
 # is wrong too).
 # A loaded machine makes a process slow, not stuck; one that stops moving
 # is stuck. False, with Q_REASON, if it did not end.
+# The first look is taken at once, so that a process that does nothing
+# from the start is known to be stuck after IDLE seconds, not twice that.
 wait_end() {
 	_we_from=$CMD_FROM
-	_we_last=-1
+	get_progress "$1"
+	_we_last=${PROGRESS:--1}
 	_we_cap=${3:-$((10 * $2))}
 	_we_end=$(($(date +%s) + _we_cap))
 	while :; do
