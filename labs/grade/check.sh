@@ -43,6 +43,7 @@ gdb        $BOOT_CPUS  suite_script labs/grade/gdb-check.sh
 # the wrong fixes (make handout leaves them out with those).
 SUITES="$SUITES
 matrix     $BOOT_CPUS  suite_matrix
+gdb-traced $BOOT_CPUS  suite_gdb_traced
 report     $BOOT_CPUS  suite_script labs/grade/report-check.sh
 handout    $BOOT_CPUS  suite_script labs/grade/handout-check.sh
 hints      host        suite_script labs/grade/hints-check.sh
@@ -62,16 +63,22 @@ suite_program() {
 }
 
 # suite_script SCRIPT: run a grader script (it boots its own QEMU) with
-# CPUS=$S_CPUS; show its FAIL lines (all with VERBOSE); add its counts.
+# CPUS=$S_CPUS; add its counts (script_counts).
 suite_script() {
 	_ss_out=$TESTDIR/$(basename "$1" .sh)-cpus$S_CPUS.out
 	CPUS=$S_CPUS ARCH=$ARCH MAKE=$MAKE sh "$1" > "$_ss_out" 2>&1
-	if [ -n "$VERBOSE" ]; then grep -v -E "$CLOSING" "$_ss_out"; else grep -E '^FAIL |^  ' "$_ss_out"; fi
-	if log_counts "$_ss_out"; then
+	script_counts "$_ss_out" "$1"
+}
+
+# script_counts OUT WHAT: a script's output OUT: show its FAIL lines (all
+# with VERBOSE); add its counts, or fail if it has no closing line.
+script_counts() {
+	if [ -n "$VERBOSE" ]; then grep -v -E "$CLOSING" "$1"; else grep -E '^FAIL |^  ' "$1"; fi
+	if log_counts "$1"; then
 		TOTAL_PASS=$((TOTAL_PASS + R_PASS)); TOTAL_FAIL=$((TOTAL_FAIL + R_FAIL))
-		echo "$1: $R_PASS passed, $R_FAIL failed (output: $_ss_out)"
+		echo "$2: $R_PASS passed, $R_FAIL failed (output: $1)"
 	else
-		fail "$1: no closing \"N passed, N failed\" line (output: $_ss_out)"
+		fail "$2: no closing \"N passed, N failed\" line (output: $1)"
 	fi
 }
 
@@ -85,6 +92,28 @@ suite_matrix() {
 	export JOBS
 	suite_script labs/grade/matrix.sh
 	unset JOBS
+}
+
+# suite_gdb_traced: real GDB on kernels whose I/O threads can be traced,
+# the matrix suite's trees: embrace (Linux 5.12's register model: zeroed)
+# and, on x86_64, followups (5.13's: copied): labs/grade/gdb-check.sh's
+# part 4, run in the tree, with this tree's image, programs and tools.
+suite_gdb_traced() {
+	_sg_top=$(pwd)
+	_sg_trees="embrace:zeroed"
+	[ "$ARCH" = x86_64 ] && _sg_trees="$_sg_trees followups:copied"
+	for _sg in $_sg_trees; do
+		_sg_t=${_sg%%:*}
+		_sg_dir=build/matrix-$ARCH/$_sg_t
+		if [ ! -f "$_sg_dir/build/$ARCH/kernel.elf" ]; then
+			fail "gdb-traced: no kernel in $_sg_dir (the matrix suite builds it)"
+			continue
+		fi
+		(cd "$_sg_dir" && CPUS=$S_CPUS ARCH=$ARCH MAKE=$MAKE IO_REGS=${_sg#*:} IMG=$_sg_top/$IMG \
+			BIN=$_sg_top/build/$ARCH/user/bin HOSTBIN=$_sg_top/build sh labs/grade/gdb-check.sh) \
+			> "$TESTDIR/gdb-traced-$_sg_t.out" 2>&1
+		script_counts "$TESTDIR/gdb-traced-$_sg_t.out" "gdb-check.sh on the $_sg_t kernel"
+	done
 }
 # <<< full
 
@@ -588,7 +617,7 @@ for _line in $SUITES; do
 		echo "== $S_NAME: run once, with the first architecture"
 		continue
 	fi
-	if { [ "$S_NAME" = matrix ] || [ "$S_NAME" = report ]; } && [ -n "$NOT_BASELINE" ]; then
+	if { [ "$S_NAME" = matrix ] || [ "$S_NAME" = report ] || [ "$S_NAME" = gdb-traced ]; } && [ -n "$NOT_BASELINE" ]; then
 		echo "== $S_NAME: skipped (kernel/ on branch $NOT_BASELINE is not the baseline)"
 		continue
 	fi

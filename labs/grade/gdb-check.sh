@@ -17,17 +17,28 @@
 #      oversized, cut and malformed packets, a client that vanishes
 #      mid-packet: gdbserver answers as the protocol says, and the
 #      program runs on after the detach.
+#   4. With IO_REGS=zeroed or copied, on a kernel whose I/O threads can
+#      be traced (the embrace or followups series), only this part:
+#      attach returns and info threads lists iou-mgr and iou-wrk at
+#      0x0000000000000000 in ?? (); their registers follow the model
+#      (attach_traced below); detach lets the copy go on.
 # One PASS/FAIL line per check, then "N passed, N failed".
 #
 #   sh labs/grade/gdb-check.sh         (ARCH and CPUS as for make check)
+#   IO_REGS=zeroed IMG=... BIN=... HOSTBIN=... sh labs/grade/gdb-check.sh
+#                                      in a tree with such a kernel; IMG,
+#                                      BIN (user programs with symbols) and
+#                                      HOSTBIN (serialcheck) default to this
+#                                      tree's build/
 
 cd "$(dirname "$0")/../.." || exit 1
 . labs/grade/lib.sh
 
-IMG=build/$ARCH/fs.img
+IMG=${IMG:-build/$ARCH/fs.img}
 CPUS=${CPUS:-3}
-RUN=gdb-check-cpus$CPUS
-BIN=build/$ARCH/user/bin
+RUN=gdb-check${IO_REGS:+-$IO_REGS}-cpus$CPUS
+BIN=${BIN:-build/$ARCH/user/bin}
+HOSTBIN=${HOSTBIN:-build}
 GDB=${GDB:-gdb-multiarch}
 case $ARCH in
 riscv64) GDBARCH=riscv:rv64 ;;
@@ -141,16 +152,23 @@ launch() {
 	qemu_send "kill -9 $_l_pid" 30
 }
 
-# Part 2: the attach loop on the baseline's I/O threads, and --gdb15.
-attach_loop() {
+# start_copy: start `uringcp -l -a big out &`, a copy that goes on for
+# ever with io-wq workers; COPY_PID is its pid. False if it did not start.
+start_copy() {
 	qemu_send 'mkbig big 400000' 60 && qemu_wait_prompt 120
 	qemu_send 'uringcp -l -a big out &' 30
-	_a_pid=""
-	for _a_try in 1 2 3 4 5 6 7 8 9 10; do
-		_a_pid=$(pid_of uringcp) && [ -n "$_a_pid" ] && break
+	COPY_PID=""
+	for _sc_try in 1 2 3 4 5 6 7 8 9 10; do
+		COPY_PID=$(pid_of uringcp) && [ -n "$COPY_PID" ] && break
 		sleep 1
 	done
-	[ -n "$_a_pid" ] || { fail_log "gdb-check: uringcp -l -a big out did not start"; return 1; }
+	[ -n "$COPY_PID" ] || { fail_log "gdb-check: uringcp -l -a big out did not start"; return 1; }
+}
+
+# Part 2: the attach loop on the baseline's I/O threads, and --gdb15.
+attach_loop() {
+	start_copy || return 1
+	_a_pid=$COPY_PID
 	mark
 	qemu_send 'gdbserver --multi /ttyS1 &' 30 && wait_new 'Remote debugging using /ttyS1$' 60 ||
 		{ fail_log "gdb-check: gdbserver --multi did not start: $Q_REASON"; return 1; }
@@ -216,20 +234,126 @@ packet_fuzz() {
 	[ -n "$_p_pid" ] && qemu_send "kill -9 $_p_pid" 30 && qemu_wait_prompt 30
 }
 
+# Part 4, on a kernel whose I/O threads can be traced (IO_REGS set: the
+# embrace series, or followups): GDB's `attach PID` of uringcp -l -a
+# returns, info threads lists iou-mgr and iou-wrk by name, each at
+# "0x0000000000000000 in ?? ()" (no user code to show), and detach lets
+# the copy go on. What GDB reads in their registers is the kernel's
+# register model: IO_REGS=zeroed (5.12: all zero, as for a kernel
+# thread; on x86_64 cs too) or copied (x86_64 from 5.13: the creator's
+# registers with only ip and sp zeroed, so cs is the user code segment).
+attach_traced() {
+	start_copy || return 1
+	_t_pid=$COPY_PID
+	# Its I/O threads come with its first requests: wait for a worker.
+	for _t_try in 1 2 3 4 5 6 7 8 9 10; do
+		mark
+		qemu_send "ps -T -p $_t_pid" 30 && qemu_wait_prompt 30
+		since_mark | grep -q -E " iou-wrk-$_t_pid\$" && break
+		sleep 1
+	done
+	mark
+	qemu_send 'gdbserver --multi /ttyS1 &' 30 && wait_new 'Remote debugging using /ttyS1$' 60 ||
+		{ fail_log "gdb-check: gdbserver --multi did not start: $Q_REASON"; return 1; }
+	_t_out=$TESTDIR/$RUN.traced.out
+	_t_cs="" _t_csfmt=""
+	[ "$ARCH" = x86_64 ] && _t_cs=', (long)$cs' _t_csfmt=' %lx'
+	gdb_batch "$_t_out" 180 -m -ex "attach $_t_pid" -ex 'info threads' \
+		-ex "thread apply all -ascending -q printf \"regs %d %lx %lx$_t_csfmt\\n\", \$_thread, (long)\$pc, (long)\$sp$_t_cs" \
+		-ex detach "$BIN/uringcp"
+	_t_rc=$?
+	_t_w=$(since_mark | grep -c -E '^gdbserver: Cannot attach to lwp ')
+	if [ "$_t_rc" = 0 ] && has "$_t_out" '^\* +1 +Thread ' && [ "$_t_w" = 0 ]; then
+		pass "gdb-check: attach $_t_pid returns, with no warning: every thread is traced"
+	else
+		fail_log "gdb-check: attach $_t_pid should return with every thread traced; gdb status $_t_rc, $_t_w warnings (output: $_t_out)"
+		return 1
+	fi
+	for _t_name in iou-mgr iou-wrk; do
+		has "$_t_out" "^ +[0-9]+ +Thread [0-9.]+ \"$_t_name-$_t_pid\" +0x0000000000000000 in \\?\\? \\(\\)\$" &&
+			pass "gdb-check: info threads lists \"$_t_name-$_t_pid\" at 0x0000000000000000 in ?? ()" ||
+			fail_log "gdb-check: info threads should list \"$_t_name-$_t_pid\" at \"0x0000000000000000 in ?? ()\" (output: $_t_out)"
+	done
+	io_regs "$_t_out"
+	has "$_t_out" '^\[Inferior 1 \(Remote target\) detached\]$' &&
+		pass "gdb-check: detach" ||
+		fail_log "gdb-check: no \"[Inferior 1 (Remote target) detached]\" after attach $_t_pid (output: $_t_out)"
+	_t_gs=$(job_pid)
+	[ -n "$_t_gs" ] && kill_job "$_t_gs" 'gdbserver --multi /ttyS1'
+	io_bytes "$_t_pid"
+	_t_io0=$IOB
+	sleep 2
+	io_bytes "$_t_pid"
+	if [ -n "$IOB" ] && [ -n "$_t_io0" ] && [ "$IOB" -gt "$_t_io0" ]; then
+		pass "gdb-check: after detach the copy goes on (its I/O moved from $_t_io0 to $IOB bytes)"
+	else
+		fail_log "gdb-check: after detach the copy should go on: its I/O stood at ${_t_io0:-?}, then ${IOB:-?} bytes"
+	fi
+	qemu_send "kill -9 $_t_pid" 30 && qemu_wait_prompt 30
+}
+
+# io_regs OUT: the registers GDB read ("regs ID PC SP [CS]" lines, the
+# thread names from info threads) are the register model's (IO_REGS):
+# pc and sp 0 in every I/O thread, and on x86_64 cs 0 (zeroed) or the
+# main thread's (copied).
+io_regs() {
+	sed -n 's/^[* ] *\([0-9][0-9]*\) *Thread [0-9.]* "\([^"]*\)".*/\1 \2/p' "$1" > "$TESTDIR/$RUN.names"
+	grep -E '^regs [0-9]+ ' "$1" | awk 'NR == FNR { name[$1] = $2; next }
+		{ print name[$2] == "" ? "?" : name[$2], $3, $4, $5 }' "$TESTDIR/$RUN.names" - > "$TESTDIR/$RUN.regs"
+	_ir_main=$(awk '$1 == "uringcp" { print $2, $4; exit }' "$TESTDIR/$RUN.regs")
+	set -- $_ir_main
+	_ir_pc=$1 _ir_cs=$2
+	_ir_n=$(grep -c '^iou-' "$TESTDIR/$RUN.regs")
+	_ir_bad=$(awk '$1 ~ /^iou-/ && ($2 != "0" || $3 != "0") { printf " %s(pc %s, sp %s)", $1, $2, $3 }' "$TESTDIR/$RUN.regs")
+	if [ "$_ir_n" -ge 2 ] && [ -z "$_ir_bad" ] && [ -n "$_ir_pc" ] && [ "$_ir_pc" != 0 ]; then
+		pass "gdb-check: pc and sp read 0 in the $_ir_n I/O threads (no user stack to show); the main thread's pc is 0x$_ir_pc"
+	else
+		fail_log "gdb-check: pc and sp should read 0 in every I/O thread, not in the main thread; $_ir_n I/O threads,${_ir_bad:- main pc ${_ir_pc:-none}} (output: $1)"
+	fi
+	[ "$ARCH" = x86_64 ] || return 0
+	if [ "$IO_REGS" = zeroed ]; then
+		_ir_want=0 _ir_what="0, as in a kernel thread's zeroed registers (Linux 5.12)"
+	else
+		_ir_want=$_ir_cs _ir_what="the main thread's, 0x$_ir_cs, copied from their creator (Linux 5.13)"
+	fi
+	_ir_bad=$(awk -v w="$_ir_want" '$1 ~ /^iou-/ && $4 != w { printf " %s(cs %s)", $1, $4 }' "$TESTDIR/$RUN.regs")
+	if [ -n "$_ir_cs" ] && [ "$_ir_cs" != 0 ] && [ -z "$_ir_bad" ]; then
+		pass "gdb-check: cs in the I/O threads is $_ir_what"
+	else
+		fail_log "gdb-check: cs in the I/O threads should be $_ir_what; main cs ${_ir_cs:-none},${_ir_bad:- }(output: $1)"
+	fi
+}
+
+# io_bytes PID: IOB = the bytes PID has read and written (rchar + wchar
+# of /proc/PID/io); empty if it is gone.
+io_bytes() {
+	mark
+	qemu_send "cat /proc/$1/io" 30 && wait_new "^wchar: +[0-9]+" 30
+	IOB=$(since_mark | awk '$1 == "rchar:" || $1 == "wchar:" { b += $2; s = 1 } END { if (s) print b }')
+}
+
 main() {
+	case $IO_REGS in
+	"" | zeroed | copied) ;;
+	*) fail "gdb-check: IO_REGS=$IO_REGS: want zeroed or copied"; return ;;
+	esac
 	command -v "$GDB" > /dev/null || { fail "gdb-check: no $GDB (apt-get install gdb-multiarch)"; return; }
 	mkdir -p "$TESTDIR"
 	cp --sparse=always "$IMG" "$TESTDIR/$RUN.img" || { fail "gdb-check: no image $IMG (run make)"; return; }
-	PORT=$(build/serialcheck -p) || { fail "gdb-check: no free TCP port (build/serialcheck)"; return; }
+	PORT=$($HOSTBIN/serialcheck -p) || { fail "gdb-check: no free TCP port ($HOSTBIN/serialcheck)"; return; }
 	export SERIAL2_PORT=$PORT
 	qemu_start "$RUN" "$CPUS" "$TESTDIR/$RUN.img" 600
 	_m_r=$?
 	unset SERIAL2_PORT
 	[ $_m_r = 0 ] || { fail "gdb-check: could not start QEMU"; return; }
 	qemu_wait_prompt 60 || { fail_log "gdb-check: no shell prompt: $Q_REASON"; return; }
-	launch
-	packet_fuzz
-	attach_loop
+	if [ -n "$IO_REGS" ]; then
+		attach_traced
+	else
+		launch
+		packet_fuzz
+		attach_loop
+	fi
 	if qemu_send poweroff 30 && qemu_wait_exit 30; then
 		pass "gdb-check: poweroff ends QEMU with status 0"
 	else

@@ -328,35 +328,41 @@ get_progress() {
 # unless given) at the most (a process that should end but goes on working
 # is wrong too).
 # A loaded machine makes a process slow, not stuck; one that stops moving
-# is stuck. False, with Q_REASON, if it did not end.
-# The first look is taken at once, so that a process that does nothing
-# from the start is known to be stuck after IDLE seconds, not twice that.
+# is stuck. It is looked at every IDLE/4 seconds, so that a stuck process
+# is known IDLE seconds after its last move, not up to twice that. False,
+# with Q_REASON, if it did not end.
 wait_end() {
 	_we_from=$CMD_FROM
+	_we_step=$(($2 / 4))
+	[ "$_we_step" -ge 1 ] || _we_step=1
 	get_progress "$1"
 	_we_last=${PROGRESS:--1}
+	_we_moved=$(date +%s)
 	_we_cap=${3:-$((10 * $2))}
-	_we_end=$(($(date +%s) + _we_cap))
+	_we_end=$((_we_moved + _we_cap))
 	while :; do
-		wait_after "$_we_from" "$WS""PID $1 (exited|killed)" "$2"
+		wait_after "$_we_from" "$WS""PID $1 (exited|killed)" "$_we_step"
 		_we_r=$?
 		[ $_we_r = 1 ] || break          # ended (0), or QEMU did (2)
 		get_progress "$1"
+		_we_now=$(date +%s)
+		if [ -n "$PROGRESS" ] && [ "$PROGRESS" -gt "$_we_last" ]; then
+			_we_last=$PROGRESS
+			_we_moved=$_we_now
+		fi
 		# No figure at all: the console did not answer in time (a busy
 		# machine), or the process has just ended; look again, as long
 		# as the cap allows.
-		[ -z "$PROGRESS" ] && [ "$(date +%s)" -lt "$_we_end" ] && continue
-		if [ -z "$PROGRESS" ] || [ "$PROGRESS" -le "$_we_last" ] || [ "$(date +%s)" -ge "$_we_end" ]; then
-			wait_after "$_we_from" "$WS""PID $1 (exited|killed)" 1
-			_we_r=$?
-			if [ $_we_r = 1 ] && [ "$(date +%s)" -ge "$_we_end" ]; then
-				Q_REASON="it was still working after $_we_cap s"
-			elif [ $_we_r = 1 ]; then
-				Q_REASON="it did nothing (no CPU time, no I/O) for $2 s"
-			fi
-			break
+		[ "$_we_now" -lt "$_we_end" ] && { [ -z "$PROGRESS" ] || [ $((_we_now - _we_moved)) -lt "$2" ]; } &&
+			continue
+		wait_after "$_we_from" "$WS""PID $1 (exited|killed)" 1
+		_we_r=$?
+		if [ $_we_r = 1 ] && [ "$_we_now" -ge "$_we_end" ]; then
+			Q_REASON="it was still working after $_we_cap s"
+		elif [ $_we_r = 1 ]; then
+			Q_REASON="it did nothing (no CPU time, no I/O) for $2 s"
 		fi
-		_we_last=$PROGRESS
+		break
 	done
 	CMD_FROM=$_we_from       # line_after "$CMD_FROM" finds the end line
 	return $_we_r
