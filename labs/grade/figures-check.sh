@@ -57,12 +57,25 @@ xval() {
 	xmllint --xpath "string($2)" "$1" 2> /dev/null
 }
 
-# End any Chromium process still running with our profile (the ones this
-# script started), by pid; print how many there were.
+# chromium_pids: the Chromium processes running with our profile (the
+# ones this script started), not zombies, and not this awk, whose own
+# arguments hold the profile too.
+chromium_pids() {
+	ps -eo pid=,stat=,args= | awk -v prof="--user-data-dir=$PROFILE" \
+		'index($0, prof) && $2 !~ /^Z/ && $3 ~ /chrom/ { print $1 }'
+}
+
+# reap_chromium: once the browser has exited, its helper processes
+# (zygote, renderer, GPU, utility) end when they see it gone, which on a
+# loaded machine takes a moment: wait for that, 10 s at most. End any
+# still running then, by pid, and print how many there were.
 reap_chromium() {
+	for _rc_try in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		[ -z "$(chromium_pids)" ] && { echo 0; return; }
+		sleep 0.5
+	done
 	n=0
-	for p in $(ps -eo pid=,stat=,args= | awk -v prof="--user-data-dir=$PROFILE" \
-		'index($0, prof) && $2 !~ /^Z/ { print $1 }'); do
+	for p in $(chromium_pids); do
 		kill "$p" 2> /dev/null && n=$((n + 1))
 	done
 	echo "$n"
@@ -141,7 +154,7 @@ for f in $figs; do
 		if [ ! -s "$png" ]; then
 			fail "$name" "Chromium wrote no screenshot (exit $rc; log: $OUT/$base.chromium.log)"
 		elif [ "$left" -gt 0 ]; then
-			fail "$name" "$left Chromium process(es) still running after the screenshot (ended now)"
+			fail "$name" "$left Chromium process(es) still running 10 s after the screenshot (ended now)"
 		else
 			got=$(identify -format '%wx%h' "$png" 2> /dev/null)
 			colours=$(identify -format '%k' "$png" 2> /dev/null)
