@@ -18,11 +18,16 @@ static struct {
   int fg_pgrp;            // foreground process group, 0 if none
 } cons;
 
-// Serializes writers so that one write() reaches the screen unbroken.
+// Serializes everything that reaches the screen, so that one write()
+// arrives unbroken: not even the echo of a key typed meanwhile lands in
+// the middle of it (on Linux, n_tty's output_lock does this). Taken
+// after cons.lock, never before it.
 static struct spinlock cons_out_lock;
 
+// Show one typed byte. Caller holds cons.lock.
 static void echo(int c)
 {
+  spin_lock(&cons_out_lock);
   if (c == '\b') {        // erase: back up, overwrite, back up
     arch_console_putc('\b');
     arch_console_putc(' ');
@@ -33,6 +38,7 @@ static void echo(int c)
   } else {
     arch_console_putc(c);
   }
+  spin_unlock(&cons_out_lock);
 }
 
 

@@ -97,18 +97,28 @@ else
 	fail "the student edition's make check (mkfs, boot) did not pass (output: $D/check.out)"
 fi
 
+# show_fails OUT...: what went wrong in each OUT, indented so that make check
+# shows it: its FAIL lines, or its last lines if it has none.
+show_fails() {
+	for _o in "$@"; do
+		if grep -q "^FAIL " "$_o" 2>/dev/null; then grep -E "^FAIL |^  " "$_o" | sed "s/^/  | /"; else show_tail "$_o"; fi
+	done
+}
+
 # 4. Its grader judges: fails on the baseline, passes with the series.
 (cd "$H" && FAIL_FAST=1 CPUS=$CPUS ARCH=$ARCH $MAKE -s --no-print-directory grade LAB=deny) > "$D/grade-baseline.out" 2>&1
 if [ $? -ne 0 ] && grep -q '^FAIL ' "$D/grade-baseline.out"; then
 	pass "its make grade LAB=deny fails on its baseline: $(grep -m 1 '^FAIL ' "$D/grade-baseline.out" | cut -c 1-100)"
 else
 	fail "its make grade LAB=deny should fail on the baseline (output: $D/grade-baseline.out)"
+	show_fails "$D/grade-baseline.out"
 fi
 if (cd "$H" && sh "$TOP/tools/apply-solution.sh" deny .) > "$D/apply.out" 2>&1 &&
    (cd "$H" && CPUS=$CPUS ARCH=$ARCH $MAKE -s --no-print-directory grade LAB=deny) > "$D/grade-deny.out" 2>&1; then
 	pass "with solutions/deny applied from the full tree, its make grade LAB=deny passes: $(tail -n 1 "$D/grade-deny.out")"
 else
 	fail "with solutions/deny applied, the student edition's deny grader should pass (output: $D/apply.out, $D/grade-deny.out)"
+	show_fails "$D/apply.out" "$D/grade-deny.out"
 fi
 rm -rf "$H/build"
 

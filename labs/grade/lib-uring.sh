@@ -64,8 +64,9 @@ OUT=/dev/null
 CMD_FROM=0      # lines the log held when the last command was typed
 MEM0=""
 PID=""
-# waitstop runs in the background: its lines may follow a prompt "$ ".
-WS='^(\$ )*waitstop: '
+# waitstop runs in the background: its lines may follow a prompt "$ ", or
+# the echo of a command being typed, on the same line.
+WS='waitstop: '
 # How long a stop may take with nothing happening: waitstop -t, iowatch
 # -t and the graders' waits give up only after STOP_SECS seconds in which
 # the process did no I/O (rchar + wchar of /proc/PID/io did not move).

@@ -225,46 +225,85 @@ table() {
 
 suite_header "matrix" "$ARCH, CPUS=${CPUS:-3}, ${JOBS} at a time"
 mkdir -p "$R"
-rm -f "$R"/*.verdict "$R"/*.secs
+rm -f "$R"/*.verdict "$R"/*.secs "$R"/built.*
 if ! $MAKE -s --no-print-directory ARCH="$ARCH" all > "$R/build-baseline.log" 2>&1; then
 	fail "the baseline does not build (log: $R/build-baseline.log)"
 	echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
 	exit 1
 fi
-BROKEN=" "
-for t in $(cells | awk '$2 != "baseline" { print $2 }' | awk '!seen[$0]++'); do
-	build_tree "$t" || BROKEN="$BROKEN$t "
-done
 
-# lane: run cells until none is left, each time the next one that no
-# other lane has claimed yet (mkdir is atomic): a lane that drew short
-# cells takes more of them. The costliest graders' cells go first
-# ($R/order), so that no lane is left with a long one at the end. Each
-# cell's seconds go to $R/GRADER@TREE.secs.
+# builder: build every tree the cells need, one after the other, in the
+# order the lanes will want them, while the lanes already run the cells
+# of the trees that are ready. Each tree's outcome goes to $R/built.TREE
+# (renamed into place, so a lane never reads half of it): "ok", or the
+# FAIL line that build_tree printed.
+builder() {
+	for _b_t in $(awk '$2 != "baseline" { print $2 }' "$R/order" | awk '!seen[$0]++'); do
+		_b_f=$R/built.$(echo "$_b_t" | tr / _)
+		if _b_msg=$(build_tree "$_b_t"); then
+			echo ok > "$_b_f.new"
+		else
+			echo "$_b_msg" > "$_b_f.new"
+		fi
+		mv "$_b_f.new" "$_b_f"
+	done
+}
+
+# tree_state TREE: "ok" if TREE is built (the baseline always is),
+# "broken" if it failed to build, "wait" if the builder is not there yet.
+tree_state() {
+	[ "$1" = baseline ] && { echo ok; return; }
+	_ts_f=$R/built.$(echo "$1" | tr / _)
+	if [ ! -f "$_ts_f" ]; then echo wait
+	elif [ "$(cat "$_ts_f")" = ok ]; then echo ok
+	else echo broken
+	fi
+}
+
+# lane: run cells until none is left, each time the first one in
+# $R/order whose tree is built and that no other lane has claimed yet
+# (mkdir is atomic): a lane that drew short cells takes more of them.
+# The costliest graders' cells come first in $R/order, so that no lane
+# is left with a long one at the end; the baseline's cells run while the
+# builder makes the other trees. Each cell's seconds go to
+# $R/GRADER@TREE.secs.
 lane() {
-	_ln=0
-	while read -r g t e why; do
-		_ln=$((_ln + 1))
-		mkdir "$R/claim.$_ln" 2>/dev/null || continue
-		case "$BROKEN" in *" $t "*) continue ;; esac
-		_ln_t0=$(date +%s)
-		run_cell "$g" "$t" "$e"
-		echo $(($(date +%s) - _ln_t0)) > "$R/$g@$(echo "$t" | tr / _).secs"
-	done < "$R/order"
+	while :; do
+		_ln=0
+		_ln_wait=""
+		while read -r g t e why; do
+			_ln=$((_ln + 1))
+			[ -d "$R/claim.$_ln" ] && continue
+			_ln_s=$(tree_state "$t")
+			[ "$_ln_s" = wait ] && { _ln_wait=yes; continue; }
+			mkdir "$R/claim.$_ln" 2>/dev/null || continue
+			[ "$_ln_s" = ok ] || continue
+			_ln_t0=$(date +%s)
+			run_cell "$g" "$t" "$e"
+			echo $(($(date +%s) - _ln_t0)) > "$R/$g@$(echo "$t" | tr / _).secs"
+			continue 2
+		done < "$R/order"
+		[ -n "$_ln_wait" ] || break
+		sleep 1
+	done
 }
 
 cells > "$R/cells"
 awk '{ r = index("embrace deny followups hide reproduce", $1); printf "%03d %s\n", r, $0 }' "$R/cells" |
 	sort -s -k1,1n | cut -c 5- > "$R/order"
 rm -rf "$R"/claim.*
+builder &
 _lane=0
 while [ "$_lane" -lt "$JOBS" ]; do
 	lane &
 	_lane=$((_lane + 1))
 done
 wait
+for t in $(awk '$2 != "baseline" { print $2 }' "$R/order" | awk '!seen[$0]++'); do
+	[ "$(tree_state "$t")" = broken ] && fail "$(sed 's/^FAIL //' "$R/built.$(echo "$t" | tr / _)")"
+done
 while read -r g t e why; do
-	case "$BROKEN" in *" $t "*) continue ;; esac
+	[ "$(tree_state "$t")" = ok ] || continue
 	judge "$g" "$t" "$e" "$why"
 done < "$R/cells"
 table

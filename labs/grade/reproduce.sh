@@ -38,8 +38,9 @@ OUT=/dev/null
 STOP_SECS=10    # waitstop gives up on a stop after this long with no I/O (a fixed
                 # kernel may take seconds: the workers first finish their queue)
 MIN_CPU=50      # %CPU the I/O threads of a stopped process must use together
-# waitstop runs in the background: its lines may follow a prompt "$ ".
-WS='^(\$ )*waitstop: '
+# waitstop runs in the background: its lines may follow a prompt "$ ", or
+# the echo of a command being typed, on the same line.
+WS='waitstop: '
 
 # finish: the closing line; exit status 1 if anything failed.
 finish() {
