@@ -119,7 +119,10 @@ if (cd "$H" && sh "$TOP/tools/apply-solution.sh" deny .) > "$D/apply.out" 2>&1 &
 else
 	fail "with solutions/deny applied, the student edition's deny grader should pass (output: $D/apply.out, $D/grade-deny.out)"
 	show_fails "$D/apply.out" "$D/grade-deny.out"
+	echo "  (the grader's serial log: $D/deny.log)"
 fi
+# The grader's serial log goes with the edition's build/: keep a copy.
+cp "$H/build/$ARCH/test/deny.log" "$D/deny.log" 2>/dev/null
 rm -rf "$H/build"
 
 echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
