@@ -23,12 +23,27 @@ static int group_status(struct task *leader)
   return (sig->flags & SIGNAL_GROUP_EXIT) ? sig->group_exit_code : leader->exit_code;
 }
 
-// Tell the parent that leader's whole group is gone. Caller holds
-// tasklist_lock and the group's siglock.
+// Is leader traced by a process other than its parent? Then the tracer
+// hears of its end first, and the parent only once the tracer has seen
+// it (Linux's ptrace_reparented()). Caller holds tasklist_lock.
+static bool ptrace_reparented(struct task *leader)
+{
+  return leader->ptrace && leader->tracer && leader->parent &&
+         !same_thread_group(leader->tracer, leader->parent);
+}
+
+// Tell the parent that leader's whole group is gone, or its tracer first
+// if another process traces it (release_traced_zombie() tells the parent
+// later). Caller holds tasklist_lock and the group's siglock.
 static void do_notify_parent(struct task *leader)
 {
   struct task *parent = leader->parent;
   leader->exit_code = group_status(leader);
+  if (ptrace_reparented(leader)) {
+    send_signal(leader->tracer, SIGCHLD, true);
+    wakeup(leader->tracer->signal);
+    return;
+  }
   if (!parent)
     return;
   if (leader->exit_signal > 0)
@@ -258,8 +273,8 @@ static int release_task(struct task *c)
 static int wait_consider(struct task *c, int options, int *status)
 {
   if (c->exit_state == EXIT_ZOMBIE) {
-    if (!thread_group_empty(c))
-      return 0;
+    if (!thread_group_empty(c) || ptrace_reparented(c))
+      return 0;   // the rest of the group, or another process's tracer, first
     *status = release_task(c);
     return 1;
   }
@@ -280,14 +295,17 @@ static int wait_consider(struct task *c, int options, int *status)
   return found;
 }
 
-// Reap t, a traced thread (not a leader) that died and stayed a zombie
-// for its tracer; the group's parent hears of the group if t was the
-// last. Caller holds tasklist_lock. Returns t's wait status.
+// t, a traced zombie, has been seen by its tracer (or the tracer is
+// gone): it is traced no more. A thread other than the leader is reaped;
+// a leader stays a zombie for its parent. The group's parent hears of
+// the group if it is now gone. Caller holds tasklist_lock. Returns t's
+// wait status.
 int release_traced_zombie(struct task *t)
 {
   struct task *leader = t->group_leader;
   spin_lock(&leader->sighand->siglock);
-  t->exit_state = EXIT_DEAD;
+  if (t != leader)
+    t->exit_state = EXIT_DEAD;
   t->ptrace = 0;
   t->tracer = NULL;
   if (leader->exit_state == EXIT_ZOMBIE && thread_group_empty(leader))
@@ -308,8 +326,14 @@ static int wait_tracees(int pid, int *status)
         !same_thread_group(t->tracer, current) || (pid != -1 && t->tid != pid))
       continue;
     if (t->exit_state) {   // a zombie
-      if (thread_group_leader(t))
-        continue;          // its parent reaps it
+      // A leader traced by its own parent (us) is reaped as a child below;
+      // one whose threads live on is not over yet.
+      if (thread_group_leader(t) && !ptrace_reparented(t))
+        continue;
+      if (thread_group_leader(t) && !thread_group_empty(t)) {
+        found = 0;
+        continue;
+      }
       int tid = t->tid;
       *status = release_traced_zombie(t);
       return tid;

@@ -166,7 +166,7 @@ static void ptrace_resume(struct task *t, int sig, bool detach, bool step)
 }
 
 // A tracer thread exits: its tracees go free and run on; tracees that
-// died waiting to be seen are reaped.
+// died waiting to be seen are let go (release_traced_zombie()).
 // Caller holds no locks.
 void exit_ptrace(struct task *tracer)
 {
@@ -178,11 +178,8 @@ void exit_ptrace(struct task *tracer)
       if (t->ptrace & PT_EXITKILL)   // its debugger started it: it goes too
         send_signal(t, SIGKILL, false);
       ptrace_resume(t, 0, true, false);
-    } else if (!thread_group_leader(t)) {
-      release_traced_zombie(t);   // nobody else will reap it
     } else {
-      t->tracer = NULL;           // a zombie leader: its parent reaps it
-      t->ptrace = 0;
+      release_traced_zombie(t);   // nobody else will see it go
     }
   }
   spin_unlock(&tasklist_lock);

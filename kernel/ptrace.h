@@ -17,5 +17,4 @@ void ptrace_init_task(struct task *child);
 void exit_ptrace(struct task *tracer);
 int  ptrace_attach(struct task *t);
 bool ptrace_wait_consider(struct task *t, int *status);
-int  release_traced_zombie(struct task *t);
 #endif

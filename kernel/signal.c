@@ -30,10 +30,13 @@ static struct k_sigaction *sig_action(struct task *t, int sig)
 }
 
 // Would sig be thrown away on arrival? Blocked signals are kept: the
-// handler may change before they are unblocked.
+// handler may change before they are unblocked. A tracee's are kept too:
+// its tracer sees every signal but SIGKILL, even one to be ignored.
 static bool sig_ignored(struct task *t, int sig)
 {
   if (t->blocked & sigmask(sig))
+    return false;
+  if (t->ptrace && sig != SIGKILL)
     return false;
   u64 h = sig_action(t, sig)->handler;
   return h == SIG_IGN || (h == SIG_DFL && sig_kernel_ignore(sig));

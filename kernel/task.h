@@ -242,6 +242,7 @@ void __noreturn do_exit(int code);
 void __noreturn do_group_exit(int code);
 void __noreturn kthread_exit(void);
 int  do_wait(int pid, u64 ustatus, int options);
+int  release_traced_zombie(struct task *t);
 void wait_for_other_threads(void);
 bool thread_group_empty(struct task *leader);
 void reparent_after_exec(struct task *t);

@@ -6,8 +6,12 @@
 #   1. gdbserver /ttyS1 threads 8: a breakpoint (printf, once all 1+8
 #      threads run) hits; bt shows main below it; info threads lists the
 #      9 threads by name; another thread's bt shows its function; stepi
-#      moves the pc; next moves to another line; detach lets the program
-#      run on (it prints its "ready" line, ps shows 9 threads in S or R).
+#      moves the pc; next moves to another line; continue lets it run
+#      (it prints its "ready" line); Ctrl-C (a SIGINT to GDB) stops all
+#      9 threads; detach lets the program run on (ps shows 9 threads in
+#      S or R: the SIGINT was not passed on).
+#      Then gdbserver --attach to `sh -c 'sleep 100000; exit 3'`: GDB
+#      sees its end with "exited with code 03" (the tracer hears first).
 #   2. The baseline's I/O threads: gdbserver --multi, and GDB's
 #      `attach PID` of uringcp -l -a never returns: gdbserver warns
 #      "Cannot attach to lwp N: Operation not permitted (1)" pass after
@@ -108,48 +112,112 @@ pid_of() {
 		awk -v n="$1" '$NF == n && $1 ~ /^[0-9]+$/ { print $1; exit }'
 }
 
-# Part 1: a program started under gdbserver.
+# child_of PID: the pid of PID's child (from /proc): timeout's GDB. A
+# SIGINT to timeout itself would reach GDB twice (timeout passes it on,
+# then sends it to its process group), and a second Ctrl-C makes GDB
+# give up on the target.
+child_of() {
+	awk -v p="$1" '$4 == p { print $1; exit }' /proc/[0-9]*/stat 2>/dev/null
+}
+
+# Part 1: a program started under gdbserver. GDB runs in the background:
+# once the program prints its ready line (GDB's second continue), the
+# grader sends GDB a SIGINT, as Ctrl-C at its terminal would, and GDB
+# stops the program with a Ctrl-C on the line.
 launch() {
 	mark
 	qemu_send "gdbserver /ttyS1 threads 8 &" 60 && wait_new 'Remote debugging using /ttyS1$' 60 ||
 		{ fail_log "gdb-check: gdbserver /ttyS1 threads 8 did not start: $Q_REASON"; return 1; }
 	_l_out=$TESTDIR/$RUN.launch.out
-	gdb_batch "$_l_out" 120 -ex 'break printf' -ex continue -ex bt -ex 'info threads' \
+	(GB_EXEC=exec; gdb_batch "$_l_out" 180 -ex 'break printf' -ex continue -ex bt -ex 'info threads' \
 		-ex 'thread 5' -ex bt -ex 'thread 1' -ex 'print/x $pc' -ex stepi -ex 'print/x $pc' \
-		-ex next -ex detach "$BIN/threads"
+		-ex next -ex 'delete' -ex continue -ex 'info threads' -ex detach "$BIN/threads") &
+	_l_gdb=$!
+	if qemu_wait_match 'threads: pid [0-9]+ ready \(1\+8 threads\)$' 120; then
+		pass "gdb-check: continue lets the program run on (it prints its ready line)"
+	else
+		fail_log "gdb-check: after continue, threads never printed its ready line: $Q_REASON"
+	fi
+	_l_gdbc=$(child_of "$_l_gdb")
+	kill -INT "${_l_gdbc:-$_l_gdb}" 2>/dev/null
+	wait "$_l_gdb"
 	_l_rc=$?
-	has "$_l_out" '^Thread 1 "threads" hit Breakpoint 1, printf \(' &&
+	# What GDB printed before the Ctrl-C, and after it.
+	sed '/received signal SIGINT/,$d' "$_l_out" > "$_l_out.1"
+	sed -n '/received signal SIGINT/,$p' "$_l_out" > "$_l_out.2"
+	has "$_l_out.1" '^Thread 1 "threads" hit Breakpoint 1, printf \(' &&
 		pass "gdb-check: break printf hits in thread 1 (1+8 threads running)" ||
 		fail_log "gdb-check: break printf did not hit (gdb status $_l_rc; output: $_l_out)"
-	has "$_l_out" '^#1 +0x[0-9a-f]+ in main \(.*threads\.c:[0-9]+$' &&
+	has "$_l_out.1" '^#1 +0x[0-9a-f]+ in main \(.*threads\.c:[0-9]+$' &&
 		pass "gdb-check: bt shows main (threads.c) below printf" ||
 		fail_log "gdb-check: bt did not show \"#1 ... in main (...) at user/threads.c:N\" (output: $_l_out)"
-	_l_n=$(grep -c -E '^[* ] +[0-9]+ +Thread [0-9]+ "threads" ' "$_l_out")
+	_l_n=$(grep -c -E '^[* ] +[0-9]+ +Thread [0-9]+ "threads" ' "$_l_out.1")
 	[ "$_l_n" = 9 ] && pass "gdb-check: info threads lists 9 threads named \"threads\"" ||
 		fail_log "gdb-check: info threads lists $_l_n threads named \"threads\", want 9 (output: $_l_out)"
-	has "$_l_out" '^#1 +0x[0-9a-f]+ in sleeper \(' &&
+	has "$_l_out.1" '^#1 +0x[0-9a-f]+ in sleeper \(' &&
 		pass "gdb-check: thread 5's bt shows sleeper" ||
 		fail_log "gdb-check: thread 5's bt did not show sleeper (output: $_l_out)"
-	_l_pc=$(sed -n 's/^\$[0-9]* = \(0x[0-9a-f]*\)$/\1/p' "$_l_out" | tr '\n' ' ')
+	_l_pc=$(sed -n 's/^\$[0-9]* = \(0x[0-9a-f]*\)$/\1/p' "$_l_out.1" | tr '\n' ' ')
 	set -- $_l_pc
 	[ $# = 2 ] && [ "$1" != "$2" ] && pass "gdb-check: stepi moves the pc ($1 -> $2)" ||
 		fail_log "gdb-check: stepi did not move the pc (print/x \$pc gave: ${_l_pc:-nothing}; output: $_l_out)"
-	has "$_l_out" '^2(49|5[0-9])[[:space:]]' &&
+	has "$_l_out.1" '^2(49|5[0-9])[[:space:]]' &&
 		pass "gdb-check: next goes on to a later line of printf" ||
 		fail_log "gdb-check: next did not print a later line of printf.c (output: $_l_out)"
-	has "$_l_out" '^\[Inferior 1 \(Remote target\) detached\]$' &&
-		pass "gdb-check: detach" ||
+	has "$_l_out.2" '^Thread [0-9]+ "threads" received signal SIGINT, Interrupt\.$' &&
+		pass "gdb-check: Ctrl-C stops the running program: $(grep -m 1 'received signal SIGINT' "$_l_out.2")" ||
+		fail_log "gdb-check: Ctrl-C (SIGINT to GDB while it continues) did not stop the program (gdb status $_l_rc; output: $_l_out)"
+	_l_n=$(grep -c -E '^[* ] +[0-9]+ +Thread [0-9]+ "threads" .* in ' "$_l_out.2")
+	[ "$_l_n" = 9 ] && pass "gdb-check: after Ctrl-C every thread is stopped: info threads shows the 9 with their frames" ||
+		fail_log "gdb-check: after Ctrl-C info threads shows $_l_n threads with frames, want 9 (output: $_l_out)"
+	if has "$_l_out.2" '^\[Inferior 1 \(Remote target\) detached\]$'; then
+		pass "gdb-check: detach"
+	else
 		fail_log "gdb-check: no \"[Inferior 1 (Remote target) detached]\" (output: $_l_out)"
-	qemu_wait_match 'threads: pid [0-9]+ ready \(1\+8 threads\)$' 60 &&
-		pass "gdb-check: after detach the program runs on (it prints its ready line)" ||
-		fail_log "gdb-check: after detach, threads never printed its ready line: $Q_REASON"
+		_l_gs=$(job_pid)
+		[ -n "$_l_gs" ] && kill_job "$_l_gs" 'gdbserver /ttyS1 threads 8'
+	fi
 	_l_pid=$(pid_of threads)
 	mark
 	qemu_send "ps -T -p $_l_pid" 30 && wait_new "^ +$_l_pid +[0-9]+ +[A-Za-z] " 30 9
 	_l_run=$(since_mark | awk -v p="$_l_pid" '$1 == p && ($3 == "S" || $3 == "R") { n++ } END { print n + 0 }')
-	[ "$_l_run" = 9 ] && pass "gdb-check: ps -T shows its 9 threads in S or R after detach" ||
-		fail_log "gdb-check: ps -T shows $_l_run of 9 threads of $_l_pid in S or R after detach"
+	[ "$_l_run" = 9 ] && pass "gdb-check: ps -T shows its 9 threads in S or R after detach (the SIGINT was not passed on)" ||
+		fail_log "gdb-check: ps -T shows ${_l_run} of 9 threads of ${_l_pid:-threads (gone)} in S or R after detach"
 	qemu_send "kill -9 $_l_pid" 30
+}
+
+# Part 1b: the end of an attached process, with its exit code. gdbserver
+# --attach takes `sh -c 'sleep 100000; exit 3'` (not its child: the
+# shell's); the grader ends the sleep, and on GDB's continue the shell
+# takes its SIGCHLD (reported and passed on) and exits 3. GDB must say
+# so: gdbserver hears of the end first, as a tracer, with the status.
+attach_exit() {
+	mark
+	qemu_send "sh -c 'sleep 100000; exit 3' &" 30 && wait_new '\[[0-9]+\] [0-9]+$' 30
+	_x_sh=$(job_pid)
+	_x_sleep=""
+	for _x_try in 1 2 3 4 5 6 7 8 9 10; do
+		_x_sleep=$(pid_of sleep) && [ -n "$_x_sleep" ] && break
+		sleep 1
+	done
+	[ -n "$_x_sh" ] && [ -n "$_x_sleep" ] ||
+		{ fail_log "gdb-check: sh -c 'sleep 100000; exit 3' did not start (sh ${_x_sh:-?}, sleep ${_x_sleep:-?})"; return 1; }
+	mark
+	qemu_send "gdbserver --attach /ttyS1 $_x_sh &" 30 && wait_new 'Remote debugging using /ttyS1$' 60 ||
+		{ fail_log "gdb-check: gdbserver --attach /ttyS1 $_x_sh did not start: $Q_REASON"; return 1; }
+	_x_gs=$(job_pid)
+	qemu_send "kill $_x_sleep" 30
+	_x_out=$TESTDIR/$RUN.exit.out
+	gdb_batch "$_x_out" 120 -ex continue "$BIN/sh"
+	_x_rc=$?
+	if has "$_x_out" '^\[Inferior 1 \((process [0-9]+|Remote target)\) exited with code 03\]$'; then
+		pass "gdb-check: an attached process's exit reaches GDB with its code: $(grep -m 1 'exited with code' "$_x_out")"
+	else
+		fail_log "gdb-check: after attach, sh -c '...; exit 3' should end as \"[Inferior 1 (process $_x_sh) exited with code 03]\" (gdb status $_x_rc; output: $_x_out)"
+		[ -n "$_x_gs" ] && kill_job "$_x_gs" "gdbserver --attach /ttyS1 $_x_sh"
+		qemu_send "kill -9 $_x_sh" 30
+	fi
+	qemu_send 'echo' 30 && qemu_wait_prompt 30
 }
 
 # start_copy: start `uringcp -l -a big out &`, a copy that goes on for
@@ -351,6 +419,7 @@ main() {
 		attach_traced
 	else
 		launch
+		attach_exit
 		packet_fuzz
 		attach_loop
 	fi

@@ -412,13 +412,17 @@ handle_packet(char *p)
 
 // Answer GDB until it is done with us (detach, kill, exit in plain
 // remote mode); with --multi (extended-remote) until the line is gone.
+// A program started or attached from the command line is reported as
+// stopped by SIGTRAP, as gdbserver does: GDB's "target remote" does not
+// know that an attach's SIGSTOP is ours, and would pass it on when it
+// continues, stopping the whole process (its shell would say Stopped).
 void
 serve(void)
 {
   if (inferior_pid) {
     last.kind = EV_STOP;
     last.tid = inferior_pid;
-    last.sig = inferior_attached ? SIGSTOP : SIGTRAP;
+    last.sig = SIGTRAP;
   }
   while (!server_done) {
     if (getpkt(own_buf) < 0)

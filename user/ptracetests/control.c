@@ -96,8 +96,9 @@ t_perm(void)
   reap_within(z, &st, HZ);
 }
 
-// Signals to a tracee stop it and are reported first; the tracer decides:
-// CONT without the signal cancels it, DETACH with it delivers it.
+// Signals to a tracee, even ignored ones, stop it and are reported first;
+// the tracer decides: CONT without the signal cancels it, DETACH with it
+// delivers it.
 void
 t_sigreport(void)
 {
@@ -119,6 +120,13 @@ t_sigreport(void)
   snprintf(detail, sizeof detail, "after CONT without the signal: waitpid %s, state %c",
            val(r), state_of(t.pid, t.pid));
   expect_true("cancelled", r == 0 && state_of(t.pid, t.pid) != '-', detail);
+  // Ignored by default, SIGCHLD is still reported: a tracer sees every
+  // signal; passed back, it is ignored.
+  kill(t.pid, SIGCHLD);
+  r = waitpid(t.pid, &st, __WALL);
+  snprintf(detail, sizeof detail, "waitpid %s, %s; want stopped by SIGCHLD", val(r), wstatus(st));
+  if (expect_true("ignored_reported", r == t.pid && WIFSTOPPED(st) && WSTOPSIG(st) == SIGCHLD, detail))
+    need("cont", ptrace(PTRACE_CONT, t.pid, 0, (void *)SIGCHLD));
   kill(t.pid, SIGUSR1);
   r = waitpid(t.pid, &st, __WALL);
   if (r == t.pid && WIFSTOPPED(st)) {
@@ -132,6 +140,68 @@ t_sigreport(void)
   }
 out:
   stop_target(&t);
+}
+
+// The tracer process of an exitreport round: attach, make the target
+// exit (poke MAGIC1, continue), then, if look, wait for its end as
+// gdbserver --attach does; else wait until it is a zombie and go without
+// looking. Writes { waitpid's result, its status } to fd.
+static void __attribute__((noreturn))
+exit_tracer(int pid, int look, int fd)
+{
+  int res[2] = { 0, 0 }, st;
+
+  res[0] = attach_wait(pid, &st);
+  if (res[0] == 0)
+    res[0] = ptrace(PTRACE_POKEDATA, pid, (void *)&magic, (void *)MAGIC1);
+  if (res[0] == 0)
+    res[0] = ptrace(PTRACE_CONT, pid, 0, 0);
+  if (res[0] == 0 && look)
+    res[0] = waitpid(pid, &res[1], __WALL);
+  for (int i = 0; res[0] == 0 && !look && i < 20 * HZ && !strchr("Z-", state_of(pid, pid)); i++)
+    sleep(1);
+  write(fd, res, sizeof res);
+  exit(0);
+}
+
+// A tracer that is not the parent (gdbserver --attach) hears of its
+// tracee's end first, with its exit status; the parent, already asleep
+// in waitpid, sees the zombie only after that, with the same status. A
+// tracer that goes without looking leaves the zombie to the parent.
+void
+t_exitreport(void)
+{
+  struct target t;
+  int p[2], tracer, r, st, tst, res[2];
+
+  for (int look = 1; look >= 0; look--) {
+    if (start_target(&t, 0, 0, 0) < 0 || !need("pipe", pipe(p)))
+      return;
+    if ((tracer = tfork()) == 0) {
+      close(p[0]);
+      exit_tracer(t.pid, look, p[1]);
+    }
+    close(p[1]);
+    st = 0;
+    r = waitpid(t.pid, &st, 0);
+    if (read(p[0], res, sizeof res) != sizeof res)
+      res[0] = -EIO, res[1] = 0;
+    close(p[0]);
+    reap_within(tracer, &tst, 5 * HZ);
+    if (look) {
+      snprintf(detail, sizeof detail, "the tracer's waitpid %s, %s; want %d, exited 42", val(res[0]),
+               wstatus(res[1]), t.pid);
+      expect_true("tracer_sees_exit", res[0] == t.pid && WIFEXITED(res[1]) && WEXITSTATUS(res[1]) == 42,
+                  detail);
+    } else {
+      snprintf(detail, sizeof detail, "the tracer's attach, poke or continue failed: %s", val(res[0]));
+      expect_true("tracer_attached", res[0] == 0, detail);
+    }
+    snprintf(detail, sizeof detail, "the parent's waitpid %s, %s; want %d, exited 42", val(r), wstatus(st),
+             t.pid);
+    expect_true(look ? "parent_sees_exit" : "parent_sees_unseen_exit",
+                r == t.pid && WIFEXITED(st) && WEXITSTATUS(st) == 42, detail);
+  }
 }
 
 // A tracer that dies while its tracees are stopped leaves them running.

@@ -38,6 +38,7 @@ static const struct test tests[] = {
   { "setregs", t_setregs },
   { "perm", t_perm },
   { "sigreport", t_sigreport },
+  { "exitreport", t_exitreport },
   { "tracerdeath", t_tracerdeath },
   { "ptkill", t_ptkill },
   { "tasklist", t_tasklist },

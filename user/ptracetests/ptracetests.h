@@ -68,6 +68,7 @@ int start_holder(int tid, int *result);
 void stop_helper(int pid);
 void t_perm(void);
 void t_sigreport(void);
+void t_exitreport(void);
 void t_tracerdeath(void);
 void t_ptkill(void);
 int list_slowly(int pid, int *tids, int max, int nap);
