@@ -265,6 +265,7 @@ fuzz-arch: deps $(FSCK)
 	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/fuzz.sh
 
 bench-arch: deps
+	@$(MAKE) -s --no-print-directory $(SERIALCHECK)
 	@ARCH=$(ARCH) MAKE="$(MAKE)" sh labs/grade/bench.sh
 
 deps:

@@ -18,10 +18,11 @@ static struct {
   int fg_pgrp;            // foreground process group, 0 if none
 } cons;
 
-// Serializes everything that reaches the screen, so that one write()
-// arrives unbroken: not even the echo of a key typed meanwhile lands in
-// the middle of it (on Linux, n_tty's output_lock does this). Taken
-// after cons.lock, never before it.
+// Serializes everything that reaches the screen, so that one write() (in
+// pieces of up to 256 bytes, console_write()'s chunk) arrives unbroken:
+// not even the echo of a key typed meanwhile lands in the middle of it
+// (on Linux, n_tty's output_lock does this). Taken after cons.lock, never
+// before it.
 static struct spinlock cons_out_lock;
 
 // Show one typed byte. Caller holds cons.lock.

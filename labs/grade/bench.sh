@@ -10,6 +10,7 @@
 
 cd "$(dirname "$0")/../.." || exit 1
 . labs/grade/lib.sh
+. labs/grade/lib-gdb.sh
 
 RUNS=${RUNS:-5}
 Q_POLL=0.01                      # look at the log every 10 ms
@@ -177,6 +178,45 @@ sample_mgdb() {
 	[ -n "$SAMPLE" ]
 }
 
+# sample_gdb: boot with the second serial line, start `threads 8` (1+8
+# threads) and `gdbserver --multi /ttyS1`, and time one real GDB session
+# on the host: connect, attach PID, info threads, detach (gdb-multiarch
+# -batch, its own start included); SAMPLE is milliseconds. Beside
+# mgdb's figure: the same work, plus GDB and the remote protocol over a
+# serial line.
+sample_gdb() {
+	command -v "$GDB" > /dev/null || { echo "bench: no $GDB (apt-get install gdb-multiarch)" >&2; return 1; }
+	PORT=$(build/serialcheck -p) || { echo "bench: no free TCP port (build/serialcheck)" >&2; return 1; }
+	cp --sparse=always "$IMG" "$TESTDIR/bench-gdb.img" || return 1
+	SERIAL2_PORT=$PORT
+	export SERIAL2_PORT
+	qemu_start bench-gdb 1 "$TESTDIR/bench-gdb.img" 120
+	_sg_r=$?
+	unset SERIAL2_PORT
+	[ "$_sg_r" = 0 ] || return 1
+	_pid=""
+	if qemu_send 'threads 8 &' 30 && qemu_wait_for 'ready (1+8 threads)' 30; then
+		_pid=$(tr -d '\r' < "$Q_LOG" | sed -n 's/.*threads: pid \([0-9][0-9]*\) ready.*/\1/p' | head -n 1)
+	fi
+	if [ -z "$_pid" ] || ! qemu_send 'gdbserver --multi /ttyS1 &' 30 ||
+		! qemu_wait_for 'Remote debugging using /ttyS1' 30; then
+		echo "bench: threads 8 or gdbserver did not start ($Q_REASON); see $Q_LOG" >&2
+		qemu_stop
+		return 1
+	fi
+	_sg_out=$TESTDIR/bench-gdb.out
+	_t0=$(now_ms)
+	gdb_batch "$_sg_out" 120 -m -ex "attach $_pid" -ex 'info threads' -ex detach "build/$ARCH/user/bin/threads"
+	SAMPLE=$(($(now_ms) - _t0))
+	if [ "$(grep -c -E '^[* ] +[0-9]+ +Thread [0-9]+ "threads" ' "$_sg_out")" != 9 ] ||
+		! grep -q '^\[Inferior 1 (Remote target) detached\]$' "$_sg_out"; then
+		echo "bench: GDB did not list 9 threads and detach; see $_sg_out" >&2
+		qemu_stop
+		return 1
+	fi
+	qemu_send poweroff 10 && qemu_wait_exit 10 || qemu_stop
+}
+
 # uring_figures: one boot running uringbench (uringcp against cat on a
 # 4 MiB file, medians of its own runs); prints its rows.
 uring_figures() {
@@ -308,6 +348,7 @@ figures() {
 	fi
 	wanted guest syscall signal thread && guest_figures 1
 	wanted mgdb && figure "mgdb attach + detach, 1+8 threads" us sample_mgdb
+	wanted gdb && figure "GDB attach + info threads + detach, 1+8" ms sample_gdb
 	wanted smallwr writes && smallwr_figures
 	if wanted uringcp uring cat; then
 		echo "uringcp against cat-to-file, 4 MiB, CPUS=2 (one boot; uringbench's medians):"

@@ -5,7 +5,8 @@
 #
 #   1. gdbserver /ttyS1 threads 8: a breakpoint (printf, once all 1+8
 #      threads run) hits; bt shows main below it; info threads lists the
-#      9 threads by name; another thread's bt shows its function; stepi
+#      9 threads by name; another thread's bt shows its function and
+#      ends at __clone_thread, the outermost frame; stepi
 #      moves the pc; next moves to another line; continue lets it run
 #      (it prints its "ready" line); Ctrl-C (a SIGINT to GDB) stops all
 #      9 threads; detach lets the program run on (ps shows 9 threads in
@@ -43,26 +44,7 @@ CPUS=${CPUS:-3}
 RUN=gdb-check${IO_REGS:+-$IO_REGS}-cpus$CPUS
 BIN=${BIN:-build/$ARCH/user/bin}
 HOSTBIN=${HOSTBIN:-build}
-GDB=${GDB:-gdb-multiarch}
-case $ARCH in
-riscv64) GDBARCH=riscv:rv64 ;;
-*) GDBARCH=i386:x86-64 ;;
-esac
-
-# gdb_batch OUT SECS [-m] ARGS...: run GDB in batch mode, connected to the
-# guest's gdbserver (-m: target extended-remote), with ARGS (its -ex
-# commands and the program file); its output goes to OUT. Returns GDB's
-# status (124 if SECS ran out). With GB_EXEC=exec, in a subshell, the
-# subshell becomes timeout.
-gdb_batch() {
-	_gb_out=$1 _gb_secs=$2
-	shift 2
-	_gb_target=remote
-	[ "$1" = -m ] && { _gb_target=extended-remote; shift; }
-	$GB_EXEC timeout "$_gb_secs" "$GDB" -nx -batch -ex 'set confirm off' -ex 'set remotetimeout 30' \
-		-ex "set architecture $GDBARCH" \
-		-ex "target $_gb_target localhost:$PORT" "$@" > "$_gb_out" 2>&1 < /dev/null
-}
+. labs/grade/lib-gdb.sh
 
 # mark: remember how long the log is; wait_new ERE SECS [COUNT]: wait
 # for COUNT (1) lines matching ERE after the mark.
@@ -157,6 +139,12 @@ launch() {
 	has "$_l_out.1" '^#1 +0x[0-9a-f]+ in sleeper \(' &&
 		pass "gdb-check: thread 5's bt shows sleeper" ||
 		fail_log "gdb-check: thread 5's bt did not show sleeper (output: $_l_out)"
+	_l_after=$(awk '/^#[0-9]+ .* in __clone_thread \(\)$/ { getline; print; f = 1; exit } END { if (!f) print "none" }' "$_l_out.1")
+	case $_l_after in
+	none) fail_log "gdb-check: thread 5's bt did not reach __clone_thread (output: $_l_out)" ;;
+	'#'*) fail_log "gdb-check: thread 5's bt goes on past __clone_thread, the outermost frame: \"$_l_after\" (output: $_l_out)" ;;
+	*) pass "gdb-check: thread 5's bt ends at __clone_thread, the thread's outermost frame" ;;
+	esac
 	_l_pc=$(sed -n 's/^\$[0-9]* = \(0x[0-9a-f]*\)$/\1/p' "$_l_out.1" | tr '\n' ' ')
 	set -- $_l_pc
 	[ $# = 2 ] && [ "$1" != "$2" ] && pass "gdb-check: stepi moves the pc ($1 -> $2)" ||
